@@ -1,0 +1,1 @@
+"""Pure domain logic: no I/O, no vendor imports. Every function here is a plain calculation."""

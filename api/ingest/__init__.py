@@ -1,0 +1,1 @@
+"""Reading tesis from files, validating them, and storing them with their embeddings."""

@@ -1,0 +1,184 @@
+"""Turn one raw record (a dict from CSV or JSONL) into a validated ``Tesis`` or a ``Rejection``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from api.core.epocas import canonical_epoca, epoca_for_date, epoca_matches_year
+from api.core.models import IngestWarning, Rejection, Tesis, TesisTipo
+
+MIN_YEAR = 1871  # Primera Época
+
+MATERIAS: dict[str, str] = {
+    m.lower(): m
+    for m in (
+        "Administrativa", "Agraria", "Civil", "Común", "Constitucional", "Electoral",
+        "Familiar", "Fiscal", "Laboral", "Mercantil", "Penal",
+    )
+}  # fmt: skip
+MATERIAS.update({"comun": "Común", "trabajo": "Laboral", "administrativo": "Administrativa"})
+
+
+class InvalidField(ValueError):
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(reason)
+        self.field = field
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    tesis: Tesis
+    warnings: tuple[IngestWarning, ...]
+
+
+def _text(raw: dict[str, Any], key: str) -> str:
+    value = raw.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidField(key, f"expected text, got {type(value).__name__}")
+    return value.replace("\r\n", "\n").strip()
+
+
+def _registro(raw: dict[str, Any]) -> int:
+    value = raw.get("registro")
+    if value is None or value == "":
+        raise InvalidField("registro", "missing")
+    if isinstance(value, bool) or not re.fullmatch(r"\s*\d{1,9}\s*", str(value)):
+        raise InvalidField("registro", f"not a positive integer: {value!r}")
+    number = int(value)
+    if number <= 0:
+        raise InvalidField("registro", f"not a positive integer: {value!r}")
+    return number
+
+
+def _fecha(raw: dict[str, Any]) -> date | None:
+    value = raw.get("fecha_publicacion")
+    if value in (None, "") or str(value).startswith(("0001", "01/01/0001")):
+        return None
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError as exc:
+        raise InvalidField("fecha_publicacion", f"not an ISO date: {value!r}") from exc
+
+
+def _anio(raw: dict[str, Any], fecha: date | None, today: date) -> int:
+    value = raw.get("anio")
+    if value in (None, ""):
+        if fecha is None:
+            raise InvalidField("anio", "missing, and no fecha_publicacion to derive it from")
+        return fecha.year
+    if isinstance(value, bool) or not re.fullmatch(r"\s*\d{1,4}\s*", str(value)):
+        raise InvalidField("anio", f"not a year: {value!r}")
+    year = int(value)
+    if not MIN_YEAR <= year <= today.year + 1:
+        raise InvalidField("anio", f"{year} is outside {MIN_YEAR}..{today.year + 1}")
+    if fecha is not None and fecha.year != year:
+        raise InvalidField("anio", f"{year} contradicts fecha_publicacion {fecha.isoformat()}")
+    return year
+
+
+def _tipo(raw: dict[str, Any], clave: str) -> TesisTipo:
+    folded = _text(raw, "tipo").lower()
+    if "jurisprudencia" in folded or folded == "j":
+        return "Jurisprudencia"
+    if "aislada" in folded or folded == "a":
+        return "Aislada"
+    if not folded:
+        return "Jurisprudencia" if "/J." in clave else "Aislada"
+    raise InvalidField("tipo", f"expected Jurisprudencia or Aislada, got {raw.get('tipo')!r}")
+
+
+def _materias(raw: dict[str, Any]) -> tuple[str, ...]:
+    value = raw.get("materias") or []
+    items = value.split("|") if isinstance(value, str) else value
+    if not isinstance(items, list):
+        raise InvalidField("materias", f"expected a list, got {type(value).__name__}")
+    out: list[str] = []
+    for item in items:
+        name = MATERIAS.get(str(item).strip().lower())
+        if name is None:
+            raise InvalidField("materias", f"unknown materia {item!r}")
+        if name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def parse_record(
+    raw: dict[str, Any], source: str, line: int, today: date
+) -> Parsed | Rejection:
+    """Validate one record; the rejection names the record, the field and the reason."""
+    registro_label = str(raw.get("registro")) if raw.get("registro") not in (None, "") else None
+    try:
+        registro = _registro(raw)
+        rubro = _text(raw, "rubro")
+        if not rubro:
+            raise InvalidField("rubro", "missing or empty")
+        texto = _text(raw, "texto")
+        if not texto:
+            raise InvalidField("texto", "missing or empty")
+        clave = _text(raw, "clave")
+        fecha = _fecha(raw)
+        anio = _anio(raw, fecha, today)
+        epoca_label = _text(raw, "epoca")
+        warnings: list[IngestWarning] = []
+        if epoca_label:
+            epoca = canonical_epoca(epoca_label)
+            if epoca is None:
+                raise InvalidField("epoca", f"unknown época {epoca_label!r}")
+            if not epoca_matches_year(epoca, anio):
+                warnings.append(
+                    IngestWarning(source, line, registro, "epoca",
+                                  f"{epoca} does not match year {anio}; kept as given")
+                )  # fmt: skip
+        else:
+            derived = epoca_for_date(fecha or date(anio, 7, 1))
+            if derived is None:
+                raise InvalidField("epoca", f"missing and no época covers {anio}")
+            epoca = derived
+            warnings.append(
+                IngestWarning(source, line, registro, "epoca", f"missing; derived {epoca}")
+            )
+        tesis = Tesis(
+            registro=registro,
+            rubro=rubro,
+            texto=texto,
+            epoca=epoca,
+            anio=anio,
+            tipo=_tipo(raw, clave),
+            materias=_materias(raw),
+            instancia=_text(raw, "instancia"),
+            organo=_text(raw, "organo"),
+            clave=clave,
+            precedentes=_text(raw, "precedentes"),
+            fecha=fecha,
+            partial=bool(raw.get("parcial", False)),
+        )
+    except InvalidField as err:
+        return Rejection(source, line, registro_label, err.field, err.reason)
+    return Parsed(tesis, tuple(warnings))
+
+
+def tesis_to_record(tesis: Tesis) -> dict[str, Any]:
+    """The canonical JSONL form (the inverse of ``parse_record``)."""
+    record: dict[str, Any] = {
+        "registro": tesis.registro,
+        "clave": tesis.clave,
+        "rubro": tesis.rubro,
+        "texto": tesis.texto,
+        "precedentes": tesis.precedentes,
+        "epoca": tesis.epoca,
+        "anio": tesis.anio,
+        "fecha_publicacion": tesis.fecha.isoformat() if tesis.fecha else None,
+        "tipo": tesis.tipo,
+        "materias": list(tesis.materias),
+        "instancia": tesis.instancia,
+        "organo": tesis.organo,
+    }
+    if tesis.partial:
+        record["parcial"] = True
+    return record

