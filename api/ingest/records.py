@@ -108,9 +108,7 @@ def _materias(raw: dict[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def parse_record(
-    raw: dict[str, Any], source: str, line: int, today: date
-) -> Parsed | Rejection:
+def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Parsed | Rejection:
     """Validate one record; the rejection names the record, the field and the reason."""
     registro_label = str(raw.get("registro")) if raw.get("registro") not in (None, "") else None
     try:

@@ -1,0 +1,230 @@
+"""The ``vigencia`` command line: ingest, search, serve, dashboard, demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from api.core.models import Filters, IngestReport
+from api.settings import Settings, get_settings
+
+
+def _progress(total: int | None) -> object:
+    started = time.perf_counter()
+
+    def show(report: IngestReport) -> None:
+        rate = report.embedded / max(time.perf_counter() - started, 1e-9)
+        done = report.read
+        if total:
+            filled = int(30 * min(done, total) / total)
+            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}"
+        else:
+            bar = f"{done} read"
+        sys.stderr.write(f"\r{bar} stored {report.stored} ({rate:.0f} chunks/s)")
+        sys.stderr.flush()
+
+    return show
+
+
+def _count_lines(paths: Sequence[Path]) -> int | None:
+    try:
+        return sum(
+            sum(1 for line in p.open(encoding="utf-8") if line.strip())
+            - (1 if p.suffix == ".csv" else 0)
+            for p in paths
+        )
+    except OSError:
+        return None
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from api.ingest.pipeline import ingest, write_report
+    from api.services import Services
+
+    paths = [Path(p) for p in args.paths]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        print(f"error: not a file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    services = Services.build(settings)
+    started = time.perf_counter()
+    progress = None if args.quiet else _progress(_count_lines(paths))
+    report = ingest(paths, services.store, services.embedder, progress=progress)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - started
+    if not args.quiet:
+        sys.stderr.write("\n")
+    report_path = write_report(report, settings.data_dir / "ingest_reports")
+    for rejection in report.rejected:
+        print(f"rejected: {rejection}")
+    for warning in report.warnings:
+        print(f"warning: {warning}")
+    print(
+        f"read {report.read}, stored {report.stored}, unchanged {report.unchanged}, "
+        f"rejected {len(report.rejected)}, warnings {len(report.warnings)}; "
+        f"{report.chunks} chunks ({report.embedded / elapsed:.1f} chunks/s) in {elapsed:.1f}s; "
+        f"report: {report_path}"
+    )
+    services.close()
+    return 0
+
+
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    from api.search import InvalidRequest, SearchRequest
+    from api.services import Services
+
+    services = Services.build(settings)
+    request = SearchRequest(
+        query=args.question,
+        top_k=args.top_k,
+        recency_weight=args.recency_weight,
+        profile=args.profile,
+        mode=args.mode,
+        filters=Filters(
+            materias=tuple(args.materia or ()), anio_min=args.anio_min, anio_max=args.anio_max
+        ),
+    )
+    try:
+        result = services.search.search(request)
+    except InvalidRequest as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([_hit_json(h) for h in result.hits], ensure_ascii=False, indent=1))
+        return 0
+    print(f"{'#':>3} {'w/o':>4} {'registro':>9} {'año':>4} {'época':<16} {'sim':>6} "
+          f"{'rec':>5} {'ép':>5} {'final':>6}  rubro")  # fmt: skip
+    for h in result.hits:
+        s, p = h.score, h.passage
+        print(
+            f"{h.rank:>3} {h.rank_without_recency:>4} {p.registro:>9} {p.anio:>4} "
+            f"{p.epoca:<16} {s.similarity:6.3f} {s.recency_factor:5.2f} {s.epoca_factor:5.2f} "
+            f"{s.final_score:6.3f}  {p.rubro[:70]}"
+        )
+    services.close()
+    return 0
+
+
+def _hit_json(hit: object) -> dict[str, object]:
+    from api.core.models import Hit
+
+    assert isinstance(hit, Hit)
+    p, s = hit.passage, hit.score
+    return {
+        "rank": hit.rank,
+        "rank_without_recency": hit.rank_without_recency,
+        "registro": p.registro,
+        "rubro": p.rubro,
+        "epoca": p.epoca,
+        "anio": p.anio,
+        "tipo": p.tipo,
+        "materias": list(p.materias),
+        "similarity": s.similarity,
+        "relevance": s.relevance,
+        "recency_factor": s.recency_factor,
+        "epoca_factor": s.epoca_factor,
+        "final_score": s.final_score,
+        "chunk": {"index": p.chunk.index, "start_line": p.chunk.start_line,
+                  "end_line": p.chunk.end_line},
+        "status": hit.status.estado,
+    }  # fmt: skip
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from api.app import create_app
+
+    uvicorn.run(create_app(settings), host=args.host or settings.host,
+                port=args.port or settings.port, log_level="info")  # fmt: skip
+    return 0
+
+
+def dashboard_command(settings: Settings, port: int | None = None) -> list[str]:
+    app = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+    return [
+        sys.executable, "-m", "streamlit", "run", str(app),
+        "--server.port", str(port or settings.dashboard_port),
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+
+
+def cmd_dashboard(args: argparse.Namespace, settings: Settings) -> int:
+    return subprocess.call(dashboard_command(settings, args.port))
+
+
+def ensure_corpus(settings: Settings) -> None:
+    """Ingest the bundled corpus (and notes) when the store is empty."""
+    from api.ingest.pipeline import ingest, write_report
+    from api.services import Services
+
+    services = Services.build(settings)
+    tesis, _ = services.store.count()
+    if tesis == 0:
+        print(f"Loading the bundled corpus {settings.corpus_path} ...", file=sys.stderr)
+        report = ingest([settings.corpus_path], services.store, services.embedder,
+                        progress=_progress(_count_lines([settings.corpus_path])))  # type: ignore[arg-type]  # fmt: skip
+        sys.stderr.write("\n")
+        write_report(report, settings.data_dir / "ingest_reports")
+        print(f"stored {report.stored} tesis, {report.chunks} chunks", file=sys.stderr)
+    services.close()
+
+
+def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    ensure_corpus(settings)
+    dashboard = subprocess.Popen(dashboard_command(settings))
+    print(f"API:       http://{settings.host}:{settings.port}/graphql", file=sys.stderr)
+    print(f"Dashboard: http://127.0.0.1:{settings.dashboard_port}", file=sys.stderr)
+    try:
+        return cmd_serve(argparse.Namespace(host=None, port=None), settings)
+    finally:
+        dashboard.terminate()
+        dashboard.wait(timeout=10)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="vigencia", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ingest = sub.add_parser("ingest", help="Load tesis from CSV (bj.scjn.gob.mx) or JSONL files.")
+    ingest.add_argument("paths", nargs="+")
+    ingest.add_argument("--quiet", action="store_true", help="No progress bar.")
+    ingest.set_defaults(func=cmd_ingest)
+
+    search = sub.add_parser("search", help="Recency-aware search.")
+    search.add_argument("question")
+    search.add_argument("--top-k", type=int, default=10)
+    search.add_argument("--recency-weight", type=float)
+    search.add_argument("--profile", choices=["default", "seed"])
+    search.add_argument("--mode", choices=["hybrid", "vector", "lexical"])
+    search.add_argument("--materia", action="append")
+    search.add_argument("--anio-min", type=int)
+    search.add_argument("--anio-max", type=int)
+    search.add_argument("--json", action="store_true")
+    search.set_defaults(func=cmd_search)
+
+    serve = sub.add_parser("serve", help="Run the GraphQL API.")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.set_defaults(func=cmd_serve)
+
+    dashboard = sub.add_parser("dashboard", help="Run the Streamlit dashboard.")
+    dashboard.add_argument("--port", type=int)
+    dashboard.set_defaults(func=cmd_dashboard)
+
+    demo = sub.add_parser("demo", help="Load the bundled corpus if empty, serve API + dashboard.")
+    demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args, settings or get_settings()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

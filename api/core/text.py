@@ -1,0 +1,140 @@
+"""Text analysis for lexical matching in Spanish: accent folding, stopwords, prefix stemming."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "al",
+        "ante",
+        "bajo",
+        "cabe",
+        "con",
+        "contra",
+        "de",
+        "del",
+        "desde",
+        "durante",
+        "e",
+        "el",
+        "en",
+        "entre",
+        "hacia",
+        "hasta",
+        "la",
+        "las",
+        "le",
+        "les",
+        "lo",
+        "los",
+        "mas",
+        "me",
+        "mediante",
+        "mi",
+        "no",
+        "nos",
+        "o",
+        "os",
+        "para",
+        "pero",
+        "por",
+        "que",
+        "se",
+        "segun",
+        "si",
+        "sin",
+        "so",
+        "sobre",
+        "su",
+        "sus",
+        "tal",
+        "te",
+        "tras",
+        "u",
+        "un",
+        "una",
+        "uno",
+        "unos",
+        "unas",
+        "y",
+        "ya",
+        "es",
+        "son",
+        "ser",
+        "fue",
+        "han",
+        "ha",
+        "he",
+        "hay",
+        "esta",
+        "este",
+        "esto",
+        "estos",
+        "estas",
+        "ese",
+        "esa",
+        "eso",
+        "esos",
+        "esas",
+        "cual",
+        "cuales",
+        "cuando",
+        "como",
+        "donde",
+        "quien",
+        "quienes",
+        "cuyo",
+        "cuya",
+        "dicho",
+        "dicha",
+        "dichos",
+        "dichas",
+        "otro",
+        "otra",
+        "otros",
+        "otras",
+        "asi",
+        "tambien",
+        "muy",
+        "ni",
+        "sino",
+        "aun",
+        "the",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "to",
+        "for",
+        "is",
+        "are",
+        "what",
+        "which",
+    ]
+)
+
+# Truncating words to their first six letters is a strong, dependency-free stemmer for Spanish
+# (improcedencia/improcedente -> "improc", sobreseimiento/sobresee -> "sobres").
+STEM_LENGTH = 6
+
+
+def fold(text: str) -> str:
+    """Lowercase and strip accents (ñ becomes n)."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+
+
+def words(text: str) -> list[str]:
+    """Folded word tokens, stopwords included."""
+    return _WORD.findall(fold(text))
+
+
+def analyze(text: str) -> list[str]:
+    """Folded, stopword-free, prefix-stemmed terms: what BM25 indexes and queries."""
+    return [w[:STEM_LENGTH] for w in words(text) if w not in STOPWORDS and len(w) > 1]

@@ -1,0 +1,1 @@
+"""Strawberry GraphQL layer: thin types over ``api.core`` and resolvers calling the services."""

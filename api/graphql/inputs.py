@@ -1,0 +1,72 @@
+"""GraphQL inputs and their conversion to core requests (bounds are checked by the services)."""
+
+from __future__ import annotations
+
+import strawberry
+
+from api.core.models import Filters
+from api.graphql.types import RetrievalMode, ScoringProfile, TesisTipo
+from api.search import SearchRequest
+
+MAX_LIST_ITEMS = 20
+
+
+@strawberry.input(description="Metadata filters; omitted fields mean 'any'.")
+class FiltersInput:
+    materias: list[str] | None = None
+    tipo: TesisTipo | None = None
+    epocas: list[str] | None = None
+    anio_min: int | None = None
+    anio_max: int | None = None
+    instancia: str | None = None
+
+    def to_core(self) -> Filters:
+        for name, items in (("materias", self.materias), ("epocas", self.epocas)):
+            if items and len(items) > MAX_LIST_ITEMS:
+                from api.search import InvalidRequest
+
+                raise InvalidRequest(
+                    f"filters.{name}", f"{len(items)} items, at most {MAX_LIST_ITEMS}"
+                )
+        return Filters(
+            materias=tuple(self.materias or ()),
+            tipo=self.tipo.value if self.tipo else None,
+            epocas=tuple(self.epocas or ()),
+            anio_min=self.anio_min,
+            anio_max=self.anio_max,
+            instancia=self.instancia,
+        )
+
+
+def filters_to_core(filters: FiltersInput | None) -> Filters:
+    return filters.to_core() if filters else Filters()
+
+
+@strawberry.input(description="A question and how to rank its answers.")
+class SearchInput:
+    query: str
+    top_k: int = 10
+    filters: FiltersInput | None = None
+    recency_weight: float | None = strawberry.field(
+        default=None, description="0..1; omitted = the configured default."
+    )
+    profile: ScoringProfile | None = None
+    mode: RetrievalMode | None = None
+    alpha: float | None = strawberry.field(
+        default=None, description="Hybrid weight of the vector side, 0..1."
+    )
+    threshold: float | None = strawberry.field(
+        default=None, description="Minimum cosine similarity, 0..1."
+    )
+
+    def to_core(self) -> SearchRequest:
+        return SearchRequest(
+            query=self.query,
+            filters=filters_to_core(self.filters),
+            top_k=self.top_k,
+            recency_weight=self.recency_weight,
+            profile=self.profile.value if self.profile else None,
+            mode=self.mode.value if self.mode else None,
+            alpha=self.alpha,
+            threshold=self.threshold,
+        )

@@ -1,0 +1,119 @@
+"""Ingest: read -> validate -> skip unchanged -> chunk -> embed (cached) -> upsert, in batches."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict
+from datetime import date, datetime
+from pathlib import Path
+
+from api.core.chunking import DEFAULT_MAX_TOKENS, chunk_tesis, embedding_text
+from api.core.models import IngestReport, Rejection, Tesis
+from api.embeddings.base import Embedder
+from api.ingest.loaders import read_records
+from api.ingest.records import Parsed, parse_record, tesis_to_record
+from api.store.base import TesisEntry, VectorStore
+
+CHUNKER_VERSION = f"sentences-{DEFAULT_MAX_TOKENS}-v1"
+Progress = Callable[[IngestReport], None]
+
+
+def fingerprint(tesis: Tesis, model_id: str) -> str:
+    """Changes when the record, the chunker or the embedding model changes."""
+    payload = json.dumps(tesis_to_record(tesis), ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(f"{CHUNKER_VERSION}|{model_id}|{payload}".encode()).hexdigest()[:24]
+
+
+def _valid_tesis(paths: Iterable[Path], report: IngestReport, today: date) -> Iterator[Tesis]:
+    first_seen: dict[int, tuple[str, int]] = {}
+    for path in paths:
+        for item in read_records(path):
+            if isinstance(item, Rejection):
+                report.read += 1
+                report.rejected.append(item)
+                continue
+            line, raw = item
+            report.read += 1
+            parsed = parse_record(raw, path.name, line, today)
+            if not isinstance(parsed, Parsed):
+                report.rejected.append(parsed)
+                continue
+            registro = parsed.tesis.registro
+            if registro in first_seen:
+                where = "{}:{}".format(*first_seen[registro])
+                report.rejected.append(
+                    Rejection(path.name, line, str(registro), "registro",
+                              f"duplicate of the record at {where}; first one kept")
+                )  # fmt: skip
+                continue
+            first_seen[registro] = (path.name, line)
+            report.warnings.extend(parsed.warnings)
+            yield parsed.tesis
+
+
+def _batches(items: Iterator[Tesis], size: int) -> Iterator[list[Tesis]]:
+    batch: list[Tesis] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def ingest(
+    paths: Iterable[Path],
+    store: VectorStore,
+    embedder: Embedder,
+    today: date | None = None,
+    batch_size: int = 64,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """Store every valid record; report every bad one. Re-running stores nothing new."""
+    report = IngestReport()
+    for batch in _batches(_valid_tesis(paths, report, today or date.today()), batch_size):
+        prints = {t.registro: fingerprint(t, embedder.model_id) for t in batch}
+        stored = store.fingerprints(list(prints))
+        changed = [t for t in batch if stored.get(t.registro) != prints[t.registro]]
+        report.unchanged += len(batch) - len(changed)
+        chunked = [(t, chunk_tesis(t)) for t in changed]
+        texts = [embedding_text(t.rubro, c) for t, chunks in chunked for c in chunks]
+        vectors = embedder.embed(texts, "passage")
+        entries, offset = [], 0
+        for tesis, chunks in chunked:
+            rows = vectors[offset : offset + len(chunks)]
+            offset += len(chunks)
+            entries.append(TesisEntry(tesis, chunks, rows, prints[tesis.registro]))
+        if entries:
+            result = store.upsert(entries)
+            report.stored += result.written
+            report.chunks += result.chunks
+            report.rejected.extend(
+                Rejection("store", 0, None, "upsert", error) for error in result.errors
+            )
+        report.embedded += len(texts)
+        if progress:
+            progress(report)
+    return report
+
+
+def write_report(report: IngestReport, directory: Path) -> Path:
+    """Save the report as JSON (timestamped, plus ``last.json``); returns the timestamped path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "finished_at": datetime.now().isoformat(timespec="seconds"),
+        "read": report.read,
+        "stored": report.stored,
+        "unchanged": report.unchanged,
+        "chunks": report.chunks,
+        "rejected": [asdict(r) | {"message": str(r)} for r in report.rejected],
+        "warnings": [asdict(w) | {"message": str(w)} for w in report.warnings],
+    }
+    text = json.dumps(payload, ensure_ascii=False, indent=1)
+    path = directory / f"ingest-{datetime.now():%Y%m%d-%H%M%S-%f}.json"
+    path.write_text(text, encoding="utf-8")
+    (directory / "last.json").write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,1 @@
+"""Stores behind one protocol (``base.VectorStore``): embedded (default) and Weaviate."""

@@ -1,0 +1,416 @@
+"""The default store: SQLite (records, FTS5 for BM25) plus an exact numpy scan for vectors.
+
+No server. One SQLite file under the data directory is the source of truth; the vector matrix
+is rebuilt from it when another process commits (``PRAGMA data_version``) or after our own
+writes. Each ``upsert`` is one transaction, so a killed ingest leaves no half-written tesis.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from api.core.models import Candidate, Chunk, Filters, Passage, Tesis, Validity
+from api.core.text import analyze
+from api.embeddings.base import Vectors
+from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult
+from api.store.embedded_index import VectorIndex, materia_mask
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tesis (
+    registro INTEGER PRIMARY KEY, rubro TEXT NOT NULL, texto TEXT NOT NULL, epoca TEXT NOT NULL,
+    anio INTEGER NOT NULL, fecha TEXT, sort_date TEXT NOT NULL, tipo TEXT NOT NULL,
+    materias TEXT NOT NULL, materia_mask INTEGER NOT NULL, instancia TEXT NOT NULL,
+    organo TEXT NOT NULL, clave TEXT NOT NULL, precedentes TEXT NOT NULL,
+    partial INTEGER NOT NULL, fingerprint TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tesis_sort ON tesis (sort_date, registro);
+CREATE TABLE IF NOT EXISTS chunk (
+    id INTEGER PRIMARY KEY, registro INTEGER NOT NULL REFERENCES tesis (registro),
+    idx INTEGER NOT NULL, text TEXT NOT NULL, start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    tokens INTEGER NOT NULL, vector BLOB NOT NULL, UNIQUE (registro, idx)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5 (rubro, body);
+CREATE TABLE IF NOT EXISTS validity (
+    registro INTEGER PRIMARY KEY, estado TEXT NOT NULL, parcial INTEGER NOT NULL,
+    por_registro INTEGER, por_clave TEXT, desde TEXT
+);
+"""
+
+_TESIS_COLUMNS = (
+    "registro, rubro, texto, epoca, anio, fecha, tipo, materias, instancia, organo, clave, "
+    "precedentes, partial"
+)
+_PASSAGE_SQL = (
+    "SELECT c.id, c.registro, c.idx, c.text, c.start_char, c.end_char, c.start_line, "
+    "c.end_line, c.tokens, t.rubro, t.epoca, t.anio, t.tipo, t.materias, t.instancia, "
+    "t.clave, t.fecha FROM chunk c JOIN tesis t ON t.registro = c.registro"
+)
+_GROUP_COLUMNS: dict[str, str] = {
+    "anio": "anio", "epoca": "epoca", "tipo": "tipo", "instancia": "instancia"
+}  # fmt: skip
+
+
+def _fts_query(text: str) -> str | None:
+    terms = sorted(set(analyze(text)))
+    return " OR ".join(f'"{t}"' for t in terms) if terms else None
+
+
+def _where(filters: Filters, alias: str = "t") -> tuple[str, list[Any]]:
+    """SQL conditions on the tesis table for ``filters``."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if filters.anio_min is not None:
+        clauses.append(f"{alias}.anio >= ?")
+        params.append(filters.anio_min)
+    if filters.anio_max is not None:
+        clauses.append(f"{alias}.anio <= ?")
+        params.append(filters.anio_max)
+    if filters.materias:
+        clauses.append(f"({alias}.materia_mask & ?) != 0")
+        params.append(materia_mask(filters.materias))
+    if filters.tipo is not None:
+        clauses.append(f"{alias}.tipo = ?")
+        params.append(filters.tipo)
+    if filters.epocas:
+        clauses.append(f"{alias}.epoca IN ({','.join('?' * len(filters.epocas))})")
+        params.extend(filters.epocas)
+    if filters.instancia is not None:
+        clauses.append(f"{alias}.instancia = ?")
+        params.append(filters.instancia)
+    if filters.registros:
+        clauses.append(f"{alias}.registro IN ({','.join('?' * len(filters.registros))})")
+        params.extend(filters.registros)
+    return (" AND ".join(clauses) or "1=1"), params
+
+
+def _to_tesis(row: sqlite3.Row) -> Tesis:
+    return Tesis(
+        registro=row["registro"],
+        rubro=row["rubro"],
+        texto=row["texto"],
+        epoca=row["epoca"],
+        anio=row["anio"],
+        tipo=row["tipo"],
+        materias=tuple(json.loads(row["materias"])),
+        instancia=row["instancia"],
+        organo=row["organo"],
+        clave=row["clave"],
+        precedentes=row["precedentes"],
+        fecha=date.fromisoformat(row["fecha"]) if row["fecha"] else None,
+        partial=bool(row["partial"]),
+    )
+
+
+def _to_passage(row: sqlite3.Row) -> Passage:
+    return Passage(
+        chunk=Chunk(
+            registro=row["registro"],
+            index=row["idx"],
+            text=row["text"],
+            start_char=row["start_char"],
+            end_char=row["end_char"],
+            start_line=row["start_line"],
+            end_line=row["end_line"],
+            tokens=row["tokens"],
+        ),
+        rubro=row["rubro"],
+        epoca=row["epoca"],
+        anio=row["anio"],
+        tipo=row["tipo"],
+        materias=tuple(json.loads(row["materias"])),
+        instancia=row["instancia"],
+        clave=row["clave"],
+        fecha=date.fromisoformat(row["fecha"]) if row["fecha"] else None,
+    )
+
+
+class EmbeddedStore:
+    """Single-machine store. ``path=None`` keeps everything in memory (tests).
+
+    >>> store = EmbeddedStore(None, dim=384)
+    >>> store.count()
+    (0, 0)
+    """
+
+    def __init__(self, path: Path | None, dim: int = 384) -> None:
+        self.path = path
+        self.dim = dim
+        self._lock = threading.RLock()
+        try:
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                str(path) if path else ":memory:", check_same_thread=False, timeout=30
+            )
+            self._db.row_factory = sqlite3.Row
+            if path is not None:
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open embedded store at {path}: {exc}") from exc
+        self._index: VectorIndex | None = None
+        self._data_version = -1
+
+    @contextmanager
+    def _guard(self, action: str) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                raise StoreError(f"embedded store failed to {action}: {exc}") from exc
+
+    # -- writes ---------------------------------------------------------------------------
+    def upsert(self, entries: Sequence[TesisEntry]) -> UpsertResult:
+        chunks = 0
+        with self._guard("upsert"), self._db:
+            for entry in entries:
+                if len(entry.chunks) != len(entry.vectors):
+                    raise StoreError(
+                        f"registro {entry.tesis.registro}: {len(entry.chunks)} chunks but "
+                        f"{len(entry.vectors)} vectors"
+                    )
+                self._delete_one(entry.tesis.registro)
+                self._insert_one(entry)
+                chunks += len(entry.chunks)
+            self._index = None
+        return UpsertResult(written=len(entries), chunks=chunks)
+
+    def _insert_one(self, entry: TesisEntry) -> None:
+        t = entry.tesis
+        self._db.execute(
+            "INSERT INTO tesis VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                t.registro, t.rubro, t.texto, t.epoca, t.anio,
+                t.fecha.isoformat() if t.fecha else None,
+                (t.fecha or date(t.anio, 7, 1)).isoformat(), t.tipo,
+                json.dumps(list(t.materias), ensure_ascii=False), materia_mask(t.materias),
+                t.instancia, t.organo, t.clave, t.precedentes, int(t.partial), entry.fingerprint,
+            ),
+        )  # fmt: skip
+        rubro_terms = " ".join(analyze(t.rubro))
+        for chunk, vector in zip(entry.chunks, entry.vectors, strict=True):
+            cursor = self._db.execute(
+                "INSERT INTO chunk (registro, idx, text, start_char, end_char, start_line, "
+                "end_line, tokens, vector) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    t.registro, chunk.index, chunk.text, chunk.start_char, chunk.end_char,
+                    chunk.start_line, chunk.end_line, chunk.tokens,
+                    np.asarray(vector, dtype=np.float32).tobytes(),
+                ),
+            )  # fmt: skip
+            self._db.execute(
+                "INSERT INTO chunk_fts (rowid, rubro, body) VALUES (?,?,?)",
+                (cursor.lastrowid, rubro_terms, " ".join(analyze(chunk.text))),
+            )
+
+    def _delete_one(self, registro: int) -> bool:
+        self._db.execute(
+            "DELETE FROM chunk_fts WHERE rowid IN (SELECT id FROM chunk WHERE registro = ?)",
+            (registro,),
+        )
+        self._db.execute("DELETE FROM chunk WHERE registro = ?", (registro,))
+        return self._db.execute("DELETE FROM tesis WHERE registro = ?", (registro,)).rowcount > 0
+
+    def delete(self, registros: Sequence[int]) -> int:
+        with self._guard("delete"), self._db:
+            removed = sum(self._delete_one(r) for r in registros)
+            self._index = None
+        return removed
+
+    def upsert_validity(self, notes: Mapping[int, Validity]) -> int:
+        with self._guard("store validity notes"), self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO validity VALUES (?,?,?,?,?,?)",
+                [
+                    (r, v.estado, int(v.parcial), v.por_registro, v.por_clave,
+                     v.desde.isoformat() if v.desde else None)
+                    for r, v in notes.items()
+                ],
+            )  # fmt: skip
+        return len(notes)
+
+    # -- reads ----------------------------------------------------------------------------
+    def _current_index(self) -> VectorIndex:
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if self._index is None or version != self._data_version:
+            self._index = self._load_index()
+            self._data_version = version
+        return self._index
+
+    def _load_index(self) -> VectorIndex:
+        rows = self._db.execute(
+            "SELECT c.id, c.registro, c.vector, t.anio, t.epoca, t.tipo, t.materia_mask, "
+            "t.instancia FROM chunk c JOIN tesis t ON t.registro = c.registro ORDER BY c.id"
+        ).fetchall()
+        if not rows:
+            return VectorIndex.empty(self.dim)
+        vectors = np.frombuffer(b"".join(r["vector"] for r in rows), dtype=np.float32)
+        return VectorIndex.build(
+            rowids=[r["id"] for r in rows],
+            vectors=vectors.reshape(len(rows), -1),
+            registro=[r["registro"] for r in rows],
+            anio=[r["anio"] for r in rows],
+            epocas=[r["epoca"] for r in rows],
+            tipos=[r["tipo"] for r in rows],
+            materias=[r["materia_mask"] for r in rows],
+            instancias=[r["instancia"] for r in rows],
+        )
+
+    def _passages(self, rowids: Sequence[int]) -> dict[int, Passage]:
+        found: dict[int, Passage] = {}
+        for i in range(0, len(rowids), 900):
+            part = [int(r) for r in rowids[i : i + 900]]
+            sql = f"{_PASSAGE_SQL} WHERE c.id IN ({','.join('?' * len(part))})"
+            found.update({row["id"]: _to_passage(row) for row in self._db.execute(sql, part)})
+        return found
+
+    def _vectors(self, rowids: Sequence[int]) -> dict[int, Vectors]:
+        index = self._current_index()
+        position = {int(r): i for i, r in enumerate(index.rowids)} if len(rowids) else {}
+        return {r: index.vectors[position[r]] for r in rowids if r in position}
+
+    def vector_search(
+        self,
+        vector: Vectors,
+        filters: Filters,
+        limit: int | None,
+        min_similarity: float | None = None,
+    ) -> list[Candidate]:
+        with self._guard("search vectors"):
+            rowids, scores = self._current_index().search(vector, filters, limit, min_similarity)
+            passages = self._passages(rowids.tolist())
+        return [
+            Candidate(passages[r], float(s))
+            for r, s in zip(rowids.tolist(), scores.tolist(), strict=True)
+        ]
+
+    def lexical_search(
+        self, text: str, vector: Vectors, filters: Filters, limit: int
+    ) -> list[Candidate]:
+        query = _fts_query(text)
+        if query is None:
+            return []
+        where, params = _where(filters)
+        sql = (
+            "SELECT f.rowid AS id, bm25(chunk_fts, 2.0, 1.0) AS score FROM chunk_fts f "
+            "JOIN chunk c ON c.id = f.rowid JOIN tesis t ON t.registro = c.registro "
+            f"WHERE chunk_fts MATCH ? AND {where} ORDER BY score LIMIT ?"
+        )
+        with self._guard("search text"):
+            rows = self._db.execute(sql, [query, *params, limit]).fetchall()
+            ids = [row["id"] for row in rows]
+            passages = self._passages(ids)
+            vectors = self._vectors(ids)
+        query_vector = np.asarray(vector, dtype=np.float32)
+        return [
+            Candidate(
+                passages[row["id"]],
+                float(vectors[row["id"]] @ query_vector),
+                lexical=-float(row["score"]),  # FTS5's bm25() is negated: lower is better
+            )
+            for row in rows
+        ]
+
+    def get_tesis(self, registros: Sequence[int]) -> dict[int, Tesis]:
+        if not registros:
+            return {}
+        marks = ",".join("?" * len(registros))
+        with self._guard("read tesis"):
+            rows = self._db.execute(
+                f"SELECT {_TESIS_COLUMNS} FROM tesis WHERE registro IN ({marks})", list(registros)
+            ).fetchall()
+        return {row["registro"]: _to_tesis(row) for row in rows}
+
+    def get_chunks(self, registro: int) -> list[Chunk]:
+        with self._guard("read chunks"):
+            rows = self._db.execute(
+                f"{_PASSAGE_SQL} WHERE c.registro = ? ORDER BY c.idx", (registro,)
+            ).fetchall()
+        return [_to_passage(row).chunk for row in rows]
+
+    def fingerprints(self, registros: Sequence[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        with self._guard("read fingerprints"):
+            for i in range(0, len(registros), 900):
+                part = list(registros[i : i + 900])
+                rows = self._db.execute(
+                    "SELECT registro, fingerprint FROM tesis WHERE registro IN "
+                    f"({','.join('?' * len(part))})",
+                    part,
+                )
+                found.update({row["registro"]: row["fingerprint"] for row in rows})
+        return found
+
+    def list_tesis(
+        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+    ) -> list[Tesis]:
+        where, params = _where(filters)
+        direction = "ASC" if order == "ASC" else "DESC"
+        with self._guard("list tesis"):
+            rows = self._db.execute(
+                f"SELECT {_TESIS_COLUMNS} FROM tesis t WHERE {where} "
+                f"ORDER BY sort_date {direction}, registro {direction} LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            ).fetchall()
+        return [_to_tesis(row) for row in rows]
+
+    def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
+        where, params = _where(filters)
+        if group_by == "materias":
+            sql = (
+                "SELECT m.value AS key, COUNT(*) AS n FROM tesis t, json_each(t.materias) m "
+                f"WHERE {where} GROUP BY m.value"
+            )
+        else:
+            sql = f"SELECT t.{_GROUP_COLUMNS[group_by]} AS key, COUNT(*) AS n FROM tesis t "
+            sql += f"WHERE {where} GROUP BY key"
+        with self._guard("count"):
+            rows = self._db.execute(sql, params).fetchall()
+        return {str(row["key"]): row["n"] for row in rows}
+
+    def count(self) -> tuple[int, int]:
+        with self._guard("count"):
+            tesis = self._db.execute("SELECT COUNT(*) FROM tesis").fetchone()[0]
+            chunks = self._db.execute("SELECT COUNT(*) FROM chunk").fetchone()[0]
+        return tesis, chunks
+
+    def get_validity(self, registros: Sequence[int]) -> dict[int, Validity]:
+        if not registros:
+            return {}
+        marks = ",".join("?" * len(registros))
+        with self._guard("read validity notes"):
+            rows = self._db.execute(
+                f"SELECT * FROM validity WHERE registro IN ({marks})", list(registros)
+            ).fetchall()
+        return {
+            row["registro"]: Validity(
+                estado=row["estado"],
+                parcial=bool(row["parcial"]),
+                por_registro=row["por_registro"],
+                por_clave=row["por_clave"],
+                desde=date.fromisoformat(row["desde"]) if row["desde"] else None,
+            )
+            for row in rows
+        }
+
+    def health(self) -> dict[str, str]:
+        try:
+            tesis, chunks = self.count()
+        except StoreError as exc:
+            return {"status": "degraded", "store": "embedded", "detail": str(exc)}
+        return {"status": "ok", "store": "embedded", "detail": f"{tesis} tesis, {chunks} chunks"}
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

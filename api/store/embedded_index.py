@@ -1,0 +1,124 @@
+"""In-memory columns for exact vector search: one matrix row per chunk plus filter columns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from api.core.epocas import epoca_number
+from api.core.models import Filters
+
+MATERIA_BITS: dict[str, int] = {
+    name: 1 << i
+    for i, name in enumerate(
+        ("Administrativa", "Agraria", "Civil", "Común", "Constitucional", "Electoral",
+         "Familiar", "Fiscal", "Laboral", "Mercantil", "Penal")
+    )
+}  # fmt: skip
+TIPO_CODES = {"Jurisprudencia": 1, "Aislada": 2}
+
+
+def materia_mask(materias: tuple[str, ...] | list[str]) -> int:
+    mask = 0
+    for name in materias:
+        mask |= MATERIA_BITS.get(name, 0)
+    return mask
+
+
+@dataclass(slots=True)
+class VectorIndex:
+    """Columns aligned by position; ``rowids`` are the SQLite chunk rowids."""
+
+    rowids: npt.NDArray[np.int64]
+    vectors: npt.NDArray[np.float32]
+    registro: npt.NDArray[np.int64]
+    anio: npt.NDArray[np.int16]
+    epoca: npt.NDArray[np.int8]
+    tipo: npt.NDArray[np.int8]
+    materias: npt.NDArray[np.int32]
+    instancia: npt.NDArray[np.int32]
+    instancia_codes: dict[str, int]
+
+    @classmethod
+    def empty(cls, dim: int) -> VectorIndex:
+        return cls.build([], np.zeros((0, dim), np.float32), [], [], [], [], [], [])
+
+    @classmethod
+    def build(
+        cls,
+        rowids: list[int],
+        vectors: npt.NDArray[np.float32],
+        registro: list[int],
+        anio: list[int],
+        epocas: list[str],
+        tipos: list[str],
+        materias: list[int],
+        instancias: list[str],
+    ) -> VectorIndex:
+        codes: dict[str, int] = {}
+        return cls(
+            rowids=np.asarray(rowids, dtype=np.int64),
+            vectors=np.ascontiguousarray(vectors, dtype=np.float32),
+            registro=np.asarray(registro, dtype=np.int64),
+            anio=np.asarray(anio, dtype=np.int16),
+            epoca=np.asarray([epoca_number(e) for e in epocas], dtype=np.int8),
+            tipo=np.asarray([TIPO_CODES.get(t, 0) for t in tipos], dtype=np.int8),
+            materias=np.asarray(materias, dtype=np.int32),
+            instancia=np.asarray([codes.setdefault(i, len(codes)) for i in instancias], np.int32),
+            instancia_codes=codes,
+        )
+
+    def __len__(self) -> int:
+        return len(self.rowids)
+
+    def mask(self, filters: Filters) -> npt.NDArray[np.bool_] | None:
+        """Boolean row mask for ``filters``; None when nothing is filtered."""
+        mask: npt.NDArray[np.bool_] | None = None
+
+        def narrow(condition: npt.NDArray[np.bool_]) -> None:
+            nonlocal mask
+            mask = condition if mask is None else mask & condition
+
+        if filters.anio_min is not None:
+            narrow(self.anio >= filters.anio_min)
+        if filters.anio_max is not None:
+            narrow(self.anio <= filters.anio_max)
+        if filters.materias:
+            narrow((self.materias & materia_mask(filters.materias)) != 0)
+        if filters.tipo is not None:
+            narrow(self.tipo == TIPO_CODES.get(filters.tipo, -1))
+        if filters.epocas:
+            narrow(np.isin(self.epoca, [epoca_number(e) for e in filters.epocas]))
+        if filters.instancia is not None:
+            narrow(self.instancia == self.instancia_codes.get(filters.instancia, -1))
+        if filters.registros:
+            narrow(np.isin(self.registro, np.asarray(filters.registros, dtype=np.int64)))
+        return mask
+
+    def search(
+        self,
+        query: npt.NDArray[np.float32],
+        filters: Filters,
+        limit: int | None,
+        min_similarity: float | None,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """(rowids, cosines) best first. Exact: every filtered row is scored."""
+        if len(self) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        mask = self.mask(filters)
+        positions = np.flatnonzero(mask) if mask is not None else None
+        matrix = self.vectors if positions is None else self.vectors[positions]
+        scores = matrix @ query.astype(np.float32, copy=False)
+        if min_similarity is not None:
+            keep = np.flatnonzero(scores >= min_similarity)
+            scores = scores[keep]
+            positions = keep if positions is None else positions[keep]
+        if limit is not None and limit < len(scores):
+            top = np.argpartition(-scores, limit - 1)[:limit]
+        else:
+            top = np.arange(len(scores))
+        order = top[np.argsort(-scores[top], kind="stable")]
+        chosen = order if positions is None else positions[order]
+        return self.rowids[chosen], scores[order]

@@ -1,0 +1,188 @@
+"""Behaviour every ``VectorStore`` must show. Backends subclass ``StoreContract`` and provide a
+``store`` fixture returning a fresh, empty store (dim 4)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pytest
+
+from api.core.models import Chunk, Filters, Tesis, Validity
+from api.store.base import StoreError, TesisEntry, VectorStore
+
+DIM = 4
+
+
+def unit(*values: float) -> np.ndarray:
+    vector = np.asarray(values, dtype=np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def entry(
+    registro: int,
+    anio: int,
+    vectors: list[np.ndarray],
+    *,
+    epoca: str = "Séptima Época",
+    tipo: str = "Aislada",
+    materias: tuple[str, ...] = ("Común",),
+    rubro: str = "AMPARO INDIRECTO. IMPROCEDENCIA.",
+    texts: list[str] | None = None,
+    fecha: date | None = None,
+    fingerprint: str = "v1",
+) -> TesisEntry:
+    texts = texts or [f"texto {registro} parte {i}" for i in range(len(vectors))]
+    tesis = Tesis(
+        registro=registro,
+        rubro=rubro,
+        texto=" ".join(texts),
+        epoca=epoca,
+        anio=anio,
+        tipo=tipo,  # type: ignore[arg-type]
+        materias=materias,
+        instancia="Tribunales Colegiados de Circuito",
+        organo="PRIMER TRIBUNAL",
+        clave="",
+        fecha=fecha,
+    )
+    chunks = [
+        Chunk(registro, i, text, i * 100, i * 100 + len(text), i + 1, i + 1, len(text.split()))
+        for i, text in enumerate(texts)
+    ]
+    return TesisEntry(tesis, chunks, np.vstack(vectors), fingerprint)
+
+
+class StoreContract:
+    """Mixin of contract tests; the subclass supplies the ``store`` fixture."""
+
+    @pytest.fixture
+    def corpus(self) -> list[TesisEntry]:
+        return [
+            entry(100, 1975, [unit(1, 0, 0, 0), unit(1, 1, 0, 0)],
+                  texts=["la demanda de amparo es improcedente", "sobreseimiento del juicio"]),
+            entry(200, 1980, [unit(0, 1, 0, 0)], materias=("Laboral",),
+                  texts=["junta de conciliación y arbitraje laudo"]),
+            entry(300, 2015, [unit(0, 0, 1, 0)], epoca="Décima Época", tipo="Jurisprudencia",
+                  materias=("Común", "Constitucional"), fecha=date(2015, 3, 6),
+                  texts=["interés legítimo en el amparo indirecto"]),
+            entry(400, 2023, [unit(0, 0, 0, 1)], epoca="Undécima Época", tipo="Jurisprudencia",
+                  materias=("Penal",), texts=["prisión preventiva oficiosa"]),
+        ]  # fmt: skip
+
+    def test_empty_store_counts_zero(self, store: VectorStore) -> None:
+        assert store.count() == (0, 0)
+        assert store.vector_search(unit(1, 0, 0, 0), Filters(), 5) == []
+
+    def test_upsert_counts_tesis_and_chunks(self, store: VectorStore, corpus) -> None:
+        result = store.upsert(corpus)
+        assert (result.written, result.chunks) == (4, 5)
+        assert store.count() == (4, 5)
+
+    def test_upsert_is_idempotent_and_replaces_chunks(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        store.upsert(corpus)
+        assert store.count() == (4, 5)
+        store.upsert([entry(100, 1975, [unit(1, 0, 0, 0)], fingerprint="v2")])
+        assert store.count() == (4, 4)
+        assert [c.index for c in store.get_chunks(100)] == [0]
+        assert store.fingerprints([100, 200, 999]) == {100: "v2", 200: "v1"}
+
+    def test_vector_search_orders_by_cosine(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        hits = store.vector_search(unit(1, 0.1, 0, 0), Filters(), 3)
+        assert [(h.passage.registro, h.passage.chunk.index) for h in hits[:2]] == [
+            (100, 0), (100, 1)
+        ]  # fmt: skip
+        assert hits[0].similarity == pytest.approx(float(unit(1, 0.1, 0, 0) @ unit(1, 0, 0, 0)))
+        assert hits[0].similarity >= hits[1].similarity >= hits[2].similarity
+
+    @pytest.mark.parametrize(
+        ("filters", "expected"),
+        [
+            (Filters(anio_min=2000), {300, 400}),
+            (Filters(anio_max=1980), {100, 200}),
+            (Filters(materias=("Laboral",)), {200}),
+            (Filters(materias=("Constitucional", "Penal")), {300, 400}),
+            (Filters(tipo="Jurisprudencia"), {300, 400}),
+            (Filters(epocas=("Décima Época",)), {300}),
+            (Filters(registros=(100, 400)), {100, 400}),
+            (Filters(anio_min=1976, anio_max=2020, tipo="Aislada"), {200}),
+        ],
+    )
+    def test_vector_search_filters(self, store: VectorStore, corpus, filters, expected) -> None:
+        store.upsert(corpus)
+        hits = store.vector_search(unit(1, 1, 1, 1), filters, 10)
+        assert {h.passage.registro for h in hits} == expected
+
+    def test_unlimited_search_returns_whole_filtered_set_above_threshold(
+        self, store: VectorStore, corpus
+    ) -> None:
+        store.upsert(corpus)
+        every = store.vector_search(unit(1, 1, 1, 1), Filters(), None)
+        assert len(every) == 5
+        above = store.vector_search(unit(1, 0, 0, 0), Filters(), None, min_similarity=0.5)
+        assert {(h.passage.registro, h.passage.chunk.index) for h in above} == {(100, 0), (100, 1)}
+
+    def test_lexical_search_matches_words_and_carries_cosine(
+        self, store: VectorStore, corpus
+    ) -> None:
+        store.upsert(corpus)
+        hits = store.lexical_search("laudo de la junta", unit(0, 1, 0, 0), Filters(), 5)
+        assert hits[0].passage.registro == 200
+        assert hits[0].lexical > 0
+        assert hits[0].similarity == pytest.approx(1.0, abs=1e-5)
+        assert (
+            store.lexical_search("laudo", unit(0, 1, 0, 0), Filters(materias=("Penal",)), 5) == []
+        )
+
+    def test_passages_carry_tesis_metadata(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        passage = store.vector_search(unit(0, 0, 1, 0), Filters(), 1)[0].passage
+        assert (passage.registro, passage.anio, passage.epoca, passage.tipo) == (
+            300, 2015, "Décima Época", "Jurisprudencia"
+        )  # fmt: skip
+        assert passage.materias == ("Común", "Constitucional")
+        assert passage.fecha == date(2015, 3, 6)
+        assert passage.chunk.text == "interés legítimo en el amparo indirecto"
+
+    def test_get_tesis_roundtrips_the_record(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        assert store.get_tesis([300, 999]) == {300: corpus[2].tesis}
+
+    def test_list_tesis_sorted_by_date_both_ways(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        asc = [t.registro for t in store.list_tesis(Filters(), "ASC", 10)]
+        assert asc == [100, 200, 300, 400]
+        desc = [t.registro for t in store.list_tesis(Filters(tipo="Jurisprudencia"), "DESC", 10)]
+        assert desc == [400, 300]
+        assert [t.registro for t in store.list_tesis(Filters(), "ASC", 2, offset=1)] == [200, 300]
+
+    def test_count_by_groups(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        assert store.count_by("tipo", Filters()) == {"Aislada": 2, "Jurisprudencia": 2}
+        assert store.count_by("materias", Filters()) == {
+            "Común": 2, "Laboral": 1, "Constitucional": 1, "Penal": 1
+        }  # fmt: skip
+        assert store.count_by("anio", Filters(anio_min=2000)) == {"2015": 1, "2023": 1}
+
+    def test_delete_removes_tesis_and_chunks(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        assert store.delete([100, 999]) == 1
+        assert store.count() == (3, 3)
+        assert all(
+            h.passage.registro != 100 for h in store.vector_search(unit(1, 0, 0, 0), Filters(), 10)
+        )
+
+    def test_validity_notes_roundtrip(self, store: VectorStore) -> None:
+        note = Validity("superada", False, 2006225, "P./J. 21/2014 (10a.)", date(2014, 4, 28))
+        assert store.upsert_validity({160584: note}) == 1
+        assert store.get_validity([160584, 1]) == {160584: note}
+
+    def test_health_reports_ok(self, store: VectorStore) -> None:
+        assert store.health()["status"] == "ok"
+
+    def test_mismatched_vectors_raise_store_error(self, store: VectorStore) -> None:
+        bad = entry(500, 2020, [unit(1, 0, 0, 0)], texts=["uno", "dos"])
+        with pytest.raises((StoreError, ValueError)):
+            store.upsert([TesisEntry(bad.tesis, bad.chunks, bad.vectors[:1], "v1")])

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from api.core.models import Filters
+from api.store.base import StoreError
+from api.store.embedded import EmbeddedStore
+from tests.store.contract import DIM, StoreContract, entry, unit
+
+
+class TestEmbeddedContract(StoreContract):
+    @pytest.fixture
+    def store(self, tmp_path: Path):
+        store = EmbeddedStore(tmp_path / "store.sqlite", dim=DIM)
+        yield store
+        store.close()
+
+
+def test_in_memory_store_works_without_a_file() -> None:
+    store = EmbeddedStore(None, dim=DIM)
+    store.upsert([entry(1, 1980, [unit(1, 0, 0, 0)])])
+    assert store.count() == (1, 1)
+
+
+def test_second_process_sees_writes_of_the_first(tmp_path: Path) -> None:
+    reader = EmbeddedStore(tmp_path / "s.sqlite", dim=DIM)
+    assert reader.vector_search(unit(1, 0, 0, 0), Filters(), 5) == []
+    writer = EmbeddedStore(tmp_path / "s.sqlite", dim=DIM)
+    writer.upsert([entry(1, 1980, [unit(1, 0, 0, 0)])])
+    assert [h.passage.registro for h in reader.vector_search(unit(1, 0, 0, 0), Filters(), 5)] == [1]
+
+
+def test_unopenable_path_raises_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match="cannot open"):
+        EmbeddedStore(blocker / "sub" / "store.sqlite", dim=DIM)
+
+
+def test_closed_store_reports_degraded_health(tmp_path: Path) -> None:
+    store = EmbeddedStore(tmp_path / "s.sqlite", dim=DIM)
+    store.close()
+    assert store.health()["status"] == "degraded"
