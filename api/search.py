@@ -64,7 +64,7 @@ class SearchConfig:
 @dataclass(frozen=True, slots=True)
 class SearchRequest:
     query: str
-    filters: Filters = Filters()
+    filters: Filters = field(default_factory=Filters)
     top_k: int = 10
     recency_weight: float | None = None
     profile: Profile | None = None
