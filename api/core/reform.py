@@ -1,0 +1,175 @@
+"""Reform cutoffs: drop criteria that a later reform of their materia left behind.
+
+When a result set mixes recent criteria with much older ones, the old ones usually interpret
+law that has since been replaced. After scoring, and only then, hits older than the materia's
+reform cutoff (``PRE_REFORM``) and hits before the Novena Época (``PRE_NOVENA``) are
+discarded, each with a code and a sentence a lawyer can read. The rules never empty a result
+set: if every hit would go, the most recent ones stay.
+
+Usage::
+
+    outcome = apply_reform_rules(hits, "Laboral", ReformConfig())
+    outcome.kept        # re-ranked, ranks 1..n
+    outcome.discarded   # [Discarded(hit, "PRE_REFORM", "1992 < reforma laboral 2019"), ...]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from api.core.epocas import EPOCAS, NOVENA, canonical_epoca, epoca_number
+from api.core.intent import canonical_materia
+from api.core.models import Discarded, Hit
+from api.core.scoring import rank
+
+PRE_REFORM = "PRE_REFORM"
+PRE_NOVENA = "PRE_NOVENA"
+
+# First year in which each materia's current legal framework applies. A hit published before
+# it is discarded only under the recency rule below (recent criteria exist and the results
+# span more than ``min_gap_years``), so an old criterion is never dropped when nothing newer
+# answers the question.
+DEFAULT_CUTOFFS: Mapping[str, int] = MappingProxyType(
+    {
+        # Seed 000's defaults. Laboral: labor reform (DOF 1 May 2019: labor courts replace
+        # the Juntas, union democracy, Constancia de Representatividad). Fiscal: the 2020 tax
+        # reform (DOF 9 Dec 2019, in force 2020). Electoral: the 2021 federal electoral
+        # reforms. Penal: the accusatory system in force nationwide on 18 June 2016 (CNPP).
+        # Constitucional: the human-rights reform (DOF 10 June 2011).
+        "Laboral": 2019,
+        "Fiscal": 2020,
+        "Electoral": 2021,
+        "Penal": 2016,
+        "Constitucional": 2011,
+        # Común (amparo): the new Ley de Amparo (DOF 2 April 2013, in force 3 April 2013),
+        # which rewrote procedure (interés legítimo, suspensión, plenos de circuito). Its
+        # sixth transitory article keeps old jurisprudencia "en lo que no se oponga", which
+        # is why this only applies when post-2013 criteria are present.
+        "Común": 2013,
+        # Agraria: the reform of article 27 and the new Ley Agraria (DOF 6 Jan and 26 Feb
+        # 1992) ended land distribution and abrogated the Ley Federal de Reforma Agraria.
+        "Agraria": 1992,
+    }
+)
+
+# How a discard reason names each reform: "<anio> < <label> <cutoff>".
+REFORM_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "Laboral": "reforma laboral",
+        "Fiscal": "reforma fiscal",
+        "Electoral": "reforma electoral",
+        "Penal": "reforma penal",
+        "Constitucional": "reforma constitucional",
+        "Común": "nueva Ley de Amparo",
+        "Agraria": "Ley Agraria",
+    }
+)
+
+_NOVENA = next(e for e in EPOCAS if e.number == NOVENA)
+
+
+@dataclass(frozen=True)
+class ReformConfig:
+    """When and how the reform rules apply.
+
+    ``recent_year``: the rules apply only if some hit is from this year or later.
+    ``min_gap_years``: ... and the results span more than this many years.
+    ``keep_most_recent``: when every hit would be discarded, keep this many (newest first).
+    ``discard_pre_novena``: also discard hits before the Novena Época (February 1995).
+    """
+
+    cutoffs: Mapping[str, int] = field(default_factory=lambda: DEFAULT_CUTOFFS)
+    recent_year: int = 2020
+    min_gap_years: int = 20
+    keep_most_recent: int = 3
+    discard_pre_novena: bool = True
+
+    def __post_init__(self) -> None:
+        if self.min_gap_years < 0:
+            raise ValueError(f"min_gap_years must be >= 0, got {self.min_gap_years}")
+        if self.keep_most_recent < 1:
+            raise ValueError(f"keep_most_recent must be >= 1, got {self.keep_most_recent}")
+        for materia, year in self.cutoffs.items():
+            if not 1800 <= year <= 2200:
+                raise ValueError(f"cutoff for {materia!r} must be a year, got {year}")
+
+    def cutoff(self, materia: str | None) -> int | None:
+        """The cutoff of a materia, matched case- and accent-insensitively ('comun')."""
+        if materia is None:
+            return None
+        canon = canonical_materia(materia)
+        for name, year in self.cutoffs.items():
+            if canonical_materia(name) == canon:
+                return year
+        return None
+
+
+@dataclass(frozen=True)
+class RerankOutcome:
+    """Kept hits (re-ranked), discarded ones with reasons, the cutoff and whether rules ran.
+
+    ``cutoff_year`` is the materia's cutoff whether or not the rules applied; ``applied``
+    says whether they did.
+    """
+
+    kept: list[Hit]
+    discarded: list[Discarded]
+    cutoff_year: int | None
+    applied: bool
+
+
+def rules_apply(hits: Sequence[Hit], config: ReformConfig) -> bool:
+    """Recent criteria exist and the results span more than ``min_gap_years``."""
+    if not hits:
+        return False
+    years = [h.passage.anio for h in hits]
+    return max(years) >= config.recent_year and max(years) - min(years) > config.min_gap_years
+
+
+def _reform_label(materia: str) -> str:
+    canon = canonical_materia(materia) or materia
+    return REFORM_LABELS.get(canon, f"reforma {canon.lower()}")
+
+
+def discard_reason(
+    hit: Hit, materia: str | None, cutoff: int | None, config: ReformConfig
+) -> Discarded | None:
+    """Why the rules would drop this hit, or None. PRE_REFORM wins over PRE_NOVENA."""
+    anio = hit.passage.anio
+    if materia is not None and cutoff is not None and anio < cutoff:
+        return Discarded(hit, PRE_REFORM, f"{anio} < {_reform_label(materia)} {cutoff}")
+    number = epoca_number(hit.passage.epoca)
+    if config.discard_pre_novena and 0 < number < NOVENA:
+        epoca = canonical_epoca(hit.passage.epoca) or hit.passage.epoca
+        reason = f"{epoca} ({anio}), anterior a la {_NOVENA.name} ({_NOVENA.start.year})"
+        return Discarded(hit, PRE_NOVENA, reason)
+    return None
+
+
+def _most_recent_first(hit: Hit) -> tuple[int, float, int, int]:
+    return (-hit.passage.anio, -hit.score.final_score, hit.registro, hit.passage.chunk.index)
+
+
+def apply_reform_rules(
+    hits: Sequence[Hit], materia: str | None, config: ReformConfig
+) -> RerankOutcome:
+    """Discard pre-reform and pre-Novena hits when the rules apply; re-rank what stays.
+
+    Discarded hits keep the order they came in. If every hit would be discarded, the
+    ``keep_most_recent`` most recent (by year, then final score) stay and only the rest
+    are reported as discarded.
+    """
+    cutoff = config.cutoff(materia)
+    if not rules_apply(hits, config):
+        return RerankOutcome(rank(hits), [], cutoff, applied=False)
+
+    verdicts = [(h, discard_reason(h, materia, cutoff, config)) for h in hits]
+    kept = [h for h, d in verdicts if d is None]
+    discarded = [d for _, d in verdicts if d is not None]
+    if not kept:
+        rescued = {id(h) for h in sorted(hits, key=_most_recent_first)[: config.keep_most_recent]}
+        kept = [h for h in hits if id(h) in rescued]
+        discarded = [d for d in discarded if id(d.hit) not in rescued]
+    return RerankOutcome(rank(kept), discarded, cutoff, applied=True)
