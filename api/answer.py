@@ -1,0 +1,190 @@
+"""Answers over consolidated references: RAG with an LLM, or extractive without one.
+
+Every answer is citation-checked; phantom markers are removed from the text shown and recorded.
+The mode says truthfully what produced the text: ``RAG`` (the LLM answered from the context),
+``FULL_TEXT`` (the LLM transcribed fragments the user asked for whole) or ``EXTRACTIVE``
+(no LLM configured, no references, or the LLM failed: ``llm_error`` says why).
+
+Example::
+
+    answer = answer_question("¿Procede la suspensión?", refs, OpenAIChat(url, model))
+    answer.mode, answer.text, answer.citation_check.phantom, answer.llm_error
+    for kind, payload in stream_answer(question, refs, llm):
+        ...  # ("references", refs), ("delta", text)..., ("citations", check), ("answer", answer)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from api.core.citations import CitationCheck, PhantomFilter, check_citations, strip_phantoms
+from api.core.extractive import extractive_answer, transcription
+from api.core.prompt import build_context, build_messages, build_system_prompt
+from api.core.references import Reference
+from api.core.text import fold
+from api.llm.base import LLM, LLMError, LLMTimeout
+
+AnswerMode = Literal["RAG", "FULL_TEXT", "EXTRACTIVE"]
+ANSWER_MODES: tuple[AnswerMode, ...] = ("RAG", "FULL_TEXT", "EXTRACTIVE")
+# A reply with fewer letters than this (after removing markers) is not an answer.
+MIN_LETTERS = 3
+INTERRUPTED = "(Respuesta incompleta: el modelo de lenguaje falló antes de terminar.)"
+
+_FULL_TEXT = re.compile(
+    r"texto (?:completo|integro|literal)|(?:tesis|documentos?|version) (?:completas?|integras?)"
+    r"|transcri|textual|full text|whole (?:text|document)|verbatim"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An answer, its references and everything needed to inspect how it was produced."""
+
+    text: str
+    mode: AnswerMode
+    rag_used: bool
+    references: tuple[Reference, ...]
+    citation_check: CitationCheck
+    phantom_removed: tuple[int, ...]
+    system_prompt: str
+    context: str
+    llm_error: str | None
+    model_id: str | None = None
+
+
+StreamEvent = (
+    tuple[Literal["references"], tuple[Reference, ...]]
+    | tuple[Literal["delta"], str]
+    | tuple[Literal["citations"], CitationCheck]
+    | tuple[Literal["answer"], Answer]
+)
+
+
+def wants_full_text(question: str) -> bool:
+    """True when the user asks for whole documents ('texto completo', 'transcribe', ...)."""
+    return bool(_FULL_TEXT.search(fold(question)))
+
+
+def describe_error(exc: LLMError) -> str:
+    kind = "tiempo agotado" if isinstance(exc, LLMTimeout) else "error del modelo"
+    return f"{kind}: {exc}"
+
+
+def unusable(text: str, n_refs: int) -> str | None:
+    """Why an LLM reply cannot be shown (empty, no words), or None when it can."""
+    if not text.strip():
+        return "respuesta vacía del modelo"
+    shown = strip_phantoms(text, n_refs)
+    if sum(c.isalpha() for c in shown) < MIN_LETTERS:
+        return f"respuesta inservible del modelo: {text.strip()[:80]!r}"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    question: str
+    refs: tuple[Reference, ...]
+    full_text: bool
+    system_prompt: str
+    context: str
+
+    @classmethod
+    def of(cls, question: str, refs: Sequence[Reference]) -> _Prepared:
+        full = wants_full_text(question)
+        return cls(
+            question, tuple(refs), full, build_system_prompt(refs, full), build_context(refs)
+        )
+
+    def messages(self) -> list[dict[str, str]]:
+        return build_messages(self.question, self.refs, self.full_text)
+
+    def fallback(self, error: str | None) -> Answer:
+        """The extractive answer (a transcription for full-text requests)."""
+        if self.full_text:
+            text = transcription(self.refs)
+        else:
+            text = extractive_answer(self.question, self.refs)
+        check = check_citations(text, len(self.refs))
+        return Answer(text, "EXTRACTIVE", False, self.refs, check, (), self.system_prompt,
+                      self.context, error)  # fmt: skip
+
+    def generated(self, raw: str, shown: str, model_id: str, error: str | None) -> Answer:
+        check = check_citations(raw, len(self.refs))
+        mode: AnswerMode = "FULL_TEXT" if self.full_text else "RAG"
+        return Answer(shown, mode, True, self.refs, check, check.phantom, self.system_prompt,
+                      self.context, error, model_id)  # fmt: skip
+
+
+def answer_question(
+    question: str, refs: Sequence[Reference], llm: LLM | None, timeout: float | None = None
+) -> Answer:
+    """Ask ``llm`` with the references as context; extractive when it is None or fails.
+
+    With no references the LLM is not called: the answer says there is no information.
+    """
+    prep = _Prepared.of(question, refs)
+    if llm is None or not prep.refs:
+        return prep.fallback(None)
+    try:
+        raw = llm.complete(prep.messages(), timeout=timeout)
+    except LLMError as exc:
+        return prep.fallback(describe_error(exc))
+    problem = unusable(raw, len(prep.refs))
+    if problem is not None:
+        return prep.fallback(problem)
+    return prep.generated(raw, strip_phantoms(raw, len(prep.refs)).strip(), llm.model_id, None)
+
+
+def stream_answer(
+    question: str, refs: Sequence[Reference], llm: LLM | None, timeout: float | None = None
+) -> Iterator[StreamEvent]:
+    """Seed 001's event order: references, then answer deltas, then the citation check.
+
+    A final ``("answer", Answer)`` event carries the whole record (for saving the exchange).
+    Phantom markers are never emitted: a trailing partial ``[`` is held back until it is
+    known (``PhantomFilter``). Text is held until it has ``MIN_LETTERS`` letters, so a failure
+    or an empty reply before that falls back to the extractive answer, sent as one delta; a
+    failure after text was sent ends the answer with a note and records ``llm_error``.
+    """
+    prep = _Prepared.of(question, refs)
+    yield ("references", prep.refs)
+    if llm is None or not prep.refs:
+        answer = prep.fallback(None)
+    else:
+        answer = yield from _stream_llm(prep, llm, timeout)
+    if answer.mode == "EXTRACTIVE":
+        yield ("delta", answer.text)
+    yield ("citations", answer.citation_check)
+    yield ("answer", answer)
+
+
+def _stream_llm(prep: _Prepared, llm: LLM, timeout: float | None) -> Iterator[StreamEvent]:
+    """Yield deltas of the LLM reply; return the Answer (EXTRACTIVE when nothing was sent)."""
+    n_refs = len(prep.refs)
+    cleaner = PhantomFilter(n_refs)
+    held, sent, error = "", "", None
+    try:
+        for piece in llm.stream(prep.messages(), timeout=timeout):
+            held += cleaner.feed(piece)
+            if sent or sum(c.isalpha() for c in held) >= MIN_LETTERS:
+                text, held = (held.lstrip(), "") if not sent else (held, "")
+                if text:
+                    sent += text
+                    yield ("delta", text)
+    except LLMError as exc:
+        error = describe_error(exc)
+    tail = held + cleaner.finish()
+    if not sent:  # nothing shown yet: a failure or a non-answer falls back whole
+        problem = error or unusable(cleaner.raw, n_refs)
+        if problem is not None:
+            return prep.fallback(problem)
+        tail = tail.lstrip()
+    tail = tail.rstrip()
+    if error is not None:
+        tail += f"\n\n{INTERRUPTED}"
+    if tail:
+        yield ("delta", tail)
+    return prep.generated(cleaner.raw, sent + tail, llm.model_id, error)

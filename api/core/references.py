@@ -1,0 +1,179 @@
+"""Consolidated references: ranked chunk hits grouped by tesis and numbered 1..N.
+
+The numbers are the ones an answer cites and the reader opens, so they are assigned here once
+and every later step (context, prompt, citation check, extractive answer) uses them as given.
+
+Example::
+
+    refs = consolidate(hits, max_references=5)
+    refs[0].number, refs[0].registro, [f.chunk_index for f in refs[0].fragments]
+    # (1, 2006225, [0, 2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+
+from api.core.models import Chunk, Hit, TesisTipo, Validity
+
+MAX_REFERENCES_LIMIT = 50
+# Sources older than this year trigger the "every source predates 2000" warning (seed 000).
+MODERN_YEAR = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """One retrieved chunk of a tesis: its spans in ``Tesis.full_text`` and its scores."""
+
+    chunk_index: int
+    start_char: int
+    end_char: int
+    start_line: int
+    end_line: int
+    similarity: float
+    final_score: float
+    text: str
+
+    @property
+    def lines(self) -> str:
+        """'3' or '3-5': the line span as shown to models and readers."""
+        if self.start_line == self.end_line:
+            return str(self.start_line)
+        return f"{self.start_line}-{self.end_line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One tesis an answer may cite as ``[number]``; fragments are in document order."""
+
+    number: int
+    registro: int
+    rubro: str
+    epoca: str
+    anio: int
+    tipo: TesisTipo
+    materias: tuple[str, ...]
+    clave: str
+    status: Validity
+    chunk_count: int
+    avg_similarity: float
+    max_similarity: float
+    final_score: float
+    total_tokens: int
+    fragments: tuple[Fragment, ...]
+    instancia: str = ""
+    fecha: date | None = None
+
+    @property
+    def marker(self) -> str:
+        return f"[{self.number}]"
+
+    @property
+    def superseded(self) -> bool:
+        """True when an SJF note says the criterion no longer stands (fully or partly)."""
+        return not self.status.vigente
+
+
+def validity_text(status: Validity) -> str:
+    """Spanish status sentence: 'vigente' or 'superada por 2006225 (P./J. 21/2014) desde …'."""
+    if status.vigente:
+        return "vigente"
+    words = [status.estado.replace("_", " ")]
+    if status.parcial:
+        words.append("parcialmente")
+    if status.por_registro is not None:
+        words.append(f"por {status.por_registro}")
+        if status.por_clave:
+            words.append(f"({status.por_clave})")
+    elif status.por_clave:
+        words.append(f"por {status.por_clave}")
+    if status.desde is not None:
+        words.append(f"desde {status.desde.isoformat()}")
+    return " ".join(words)
+
+
+def all_predate(refs: Sequence[Reference], year: int = MODERN_YEAR) -> bool:
+    """True when there are references and every one is older than ``year``."""
+    return bool(refs) and all(ref.anio < year for ref in refs)
+
+
+def consolidate(hits: Sequence[Hit], max_references: int = 5) -> list[Reference]:
+    """Group ranked chunk hits by registro, in order of first appearance, numbered 1..N.
+
+    ``hits`` must already be in rank order. A repeated chunk (same registro and index) counts
+    once. Hits of registros beyond the first ``max_references`` are dropped.
+    """
+    if not 1 <= max_references <= MAX_REFERENCES_LIMIT:
+        raise ValueError(
+            f"max_references must be in [1, {MAX_REFERENCES_LIMIT}], got {max_references}"
+        )
+    groups: dict[int, list[Hit]] = {}
+    seen: set[tuple[int, int]] = set()
+    for hit in hits:
+        key = (hit.registro, hit.passage.chunk.index)
+        if key in seen:
+            continue
+        if hit.registro not in groups and len(groups) == max_references:
+            continue
+        seen.add(key)
+        groups.setdefault(hit.registro, []).append(hit)
+    return [_reference(number, group) for number, group in enumerate(groups.values(), start=1)]
+
+
+def _reference(number: int, group: list[Hit]) -> Reference:
+    first = group[0].passage
+    similarities = [h.score.similarity for h in group]
+    fragments = tuple(
+        sorted((_fragment(h) for h in group), key=lambda f: (f.start_char, f.chunk_index))
+    )
+    return Reference(
+        number=number,
+        registro=first.registro,
+        rubro=first.rubro,
+        epoca=first.epoca,
+        anio=first.anio,
+        tipo=first.tipo,
+        materias=first.materias,
+        clave=first.clave,
+        status=group[0].status,
+        chunk_count=len(group),
+        avg_similarity=sum(similarities) / len(similarities),
+        max_similarity=max(similarities),
+        final_score=max(h.score.final_score for h in group),
+        total_tokens=sum(h.passage.chunk.tokens for h in group),
+        fragments=fragments,
+        instancia=first.instancia,
+        fecha=first.fecha,
+    )
+
+
+def _fragment(hit: Hit) -> Fragment:
+    chunk = hit.passage.chunk
+    return Fragment(
+        chunk_index=chunk.index,
+        start_char=chunk.start_char,
+        end_char=chunk.end_char,
+        start_line=chunk.start_line,
+        end_line=chunk.end_line,
+        similarity=hit.score.similarity,
+        final_score=hit.score.final_score,
+        text=chunk.text,
+    )
+
+
+def with_all_chunks(ref: Reference, chunks: Sequence[Chunk]) -> Reference:
+    """The reference with every chunk of its tesis as fragments (for full-text answers).
+
+    Retrieved fragments keep their scores; the others get 0.0. Counts and similarity
+    statistics still describe what retrieval found.
+    """
+    retrieved = {f.chunk_index: f for f in ref.fragments}
+    fragments = tuple(
+        retrieved.get(c.index)
+        or Fragment(c.index, c.start_char, c.end_char, c.start_line, c.end_line, 0.0, 0.0, c.text)
+        for c in sorted(chunks, key=lambda c: c.index)
+        if c.registro == ref.registro
+    )
+    return replace(ref, fragments=fragments or ref.fragments)

@@ -1,0 +1,144 @@
+"""Judge records: the strict reply schema, the result, and the legal rules both judges apply.
+
+The LLM must reply ``{"reranked": [{"registro", "startLine", "endLine", "relevancia", "razon"}],
+"summary"}`` with ``relevancia`` in [0, 1]. Unknown keys are ignored and reported as warnings
+(``unknown_keys``); a reply on a 0-10 scale is rescaled by the judge, with a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.core.epocas import epoca_number
+from api.core.models import Hit
+
+MatchedBy = Literal["span", "registro", "none"]
+JudgeKind = Literal["llm", "offline"]
+
+# Legal post-processing (multipliers on a relevance in [0, 1]): a binding jurisprudencia beats
+# an aislada of equal relevance, the current épocas (Décima on, after the 2011 reforms) beat
+# older ones, and a criterion that lost force is capped whatever its relevance. Unknown épocas
+# (generic corpora) get 1.0. Same values as the scoring module's default época factors.
+AISLADA_FACTOR = 0.9
+EPOCA_FACTORS = {12: 1.0, 11: 1.0, 10: 1.0, 9: 0.9, 8: 0.8}
+OLDER_EPOCA_FACTOR = 0.75
+SUPERSEDED_CAP = 0.3
+MAX_SCALE = 10.0  # replies on a 0-10 scale are accepted and divided by 10
+
+
+class JudgedItem(BaseModel):
+    """One entry of ``reranked``; lines are optional so a reply without them can fall back."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    registro: int
+    start_line: int | None = Field(default=None, alias="startLine", ge=1)
+    end_line: int | None = Field(default=None, alias="endLine", ge=1)
+    relevancia: float = Field(ge=0.0, le=MAX_SCALE)
+    razon: str = ""
+
+
+class JudgeReply(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    reranked: list[JudgedItem]
+    summary: str = ""
+
+    def unknown_keys(self) -> list[str]:
+        """Warnings for keys outside the schema (they are ignored)."""
+        warnings = [f"clave desconocida ignorada: {key!r}" for key in self.model_extra or {}]
+        for i, item in enumerate(self.reranked):
+            warnings.extend(
+                f"clave desconocida ignorada en reranked[{i}]: {key!r}"
+                for key in item.model_extra or {}
+            )
+        return warnings
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedFragment:
+    """A chunk's judged score (after the legal rules) and how the reply was matched to it."""
+
+    registro: int
+    chunk_index: int
+    start_line: int
+    end_line: int
+    score: float
+    reason: str
+    matched_by: MatchedBy
+    raw_score: float | None = None  # relevance before the legal rules; None if not judged
+
+    @property
+    def span(self) -> str:
+        lines = (
+            str(self.start_line)
+            if self.start_line == self.end_line
+            else f"{self.start_line}-{self.end_line}"
+        )
+        return f"registro {self.registro}, líneas {lines}"
+
+
+@dataclass
+class JudgeResult:
+    """Judged fragments, best first (input order when ``error`` is set).
+
+    Example::
+
+        result = OfflineJudge(embedder).judge("suspensión provisional", hits)
+        [(f.span, round(f.score, 2)) for f in result.items], result.summary
+    """
+
+    items: list[JudgedFragment]
+    summary: str
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+    judge: JudgeKind = "llm"
+
+
+def epoca_factor(epoca: str) -> float:
+    number = epoca_number(epoca)
+    return 1.0 if number == 0 else EPOCA_FACTORS.get(number, OLDER_EPOCA_FACTOR)
+
+
+def legal_score(relevance: float, hit: Hit) -> float:
+    """Relevance in [0, 1] adjusted by tipo and época, then capped if superseded."""
+    tipo_factor = 1.0 if hit.passage.tipo == "Jurisprudencia" else AISLADA_FACTOR
+    score = max(0.0, min(1.0, relevance)) * tipo_factor * epoca_factor(hit.passage.epoca)
+    return min(score, SUPERSEDED_CAP) if not hit.status.vigente else score
+
+
+def legal_notes(hit: Hit) -> str:
+    """Short Spanish description of what the legal rules saw: 'jurisprudencia, Décima Época'."""
+    tipo = "jurisprudencia" if hit.passage.tipo == "Jurisprudencia" else "tesis aislada"
+    notes = f"{tipo}, {hit.passage.epoca or 'época desconocida'} ({hit.passage.anio})"
+    if not hit.status.vigente:
+        notes += f"; {hit.status.estado}: puntuación limitada a {SUPERSEDED_CAP}"
+    return notes
+
+
+def input_order(hits: Sequence[Hit]) -> list[JudgedFragment]:
+    """The hits unjudged, as given, keeping their retrieval scores (for errors)."""
+    return [
+        JudgedFragment(
+            h.registro,
+            h.passage.chunk.index,
+            h.passage.chunk.start_line,
+            h.passage.chunk.end_line,
+            h.score.final_score,
+            "",
+            "none",
+        )
+        for h in hits
+    ]
+
+
+def spans_summary(items: Sequence[JudgedFragment], top: int = 3) -> str:
+    """'Fragmentos más pertinentes: registro 2006225, líneas 3-5 (0.82); …' (judged ones)."""
+    best = [f"{item.span} ({item.score:.2f})" for item in items if item.matched_by != "none"][:top]
+    if not best:
+        return "Ningún fragmento fue valorado como pertinente."
+    return "Fragmentos más pertinentes: " + "; ".join(best) + "."
