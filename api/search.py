@@ -7,17 +7,19 @@ pure functions from ``api.core``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 
 from api.core.fusion import RetrievalMode, merge_candidates
 from api.core.models import Candidate, Discarded, Filters, Hit
-from api.core.scoring import PROFILES, DecayParams, Profile, score_candidates
+from api.core.scoring import PROFILES, DecayParams, Profile, rank, score_candidates
 from api.embeddings.base import Embedder, Vectors
 from api.settings import Settings
 from api.store.base import VectorStore
 
 MAX_TOP_K = 100
+MAX_CHUNKS_PER_TESIS = 10
+MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
 MAX_QUERY_CHARS = 2000
 MIN_YEAR, MAX_YEAR = 1800, 2100
 
@@ -34,11 +36,12 @@ class InvalidRequest(ValueError):
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     profile: Profile = "default"
-    recency_weight: float = 0.3
+    recency_weight: float = 0.5
     mode: RetrievalMode = "hybrid"
-    alpha: float = 0.5
+    alpha: float = 0.3
     oversample: int = 5
     threshold: float = 0.0
+    max_chunks_per_tesis: int = 2
     decay: DecayParams = field(default_factory=DecayParams)
 
     @classmethod
@@ -51,6 +54,7 @@ class SearchConfig:
             alpha=settings.hybrid_alpha,
             oversample=settings.oversample,
             threshold=settings.similarity_threshold,
+            max_chunks_per_tesis=settings.max_chunks_per_tesis,
             decay=DecayParams(
                 origin=float(origin),
                 offset=settings.decay_offset_years,
@@ -71,6 +75,7 @@ class SearchRequest:
     mode: RetrievalMode | None = None
     alpha: float | None = None
     threshold: float | None = None
+    max_chunks_per_tesis: int | None = None
 
     def validate(self) -> None:
         text = self.query.strip()
@@ -87,6 +92,9 @@ class SearchRequest:
         ):
             if value is not None and not 0.0 <= value <= 1.0:
                 raise InvalidRequest(name, f"{value} is outside 0..1")
+        cap = self.max_chunks_per_tesis
+        if cap is not None and not 1 <= cap <= MAX_CHUNKS_PER_TESIS:
+            raise InvalidRequest("maxChunksPerTesis", f"{cap} is outside 1..{MAX_CHUNKS_PER_TESIS}")
         if self.profile is not None and self.profile not in PROFILES:
             raise InvalidRequest("profile", f"{self.profile!r} is not one of {PROFILES}")
         f = self.filters
@@ -130,7 +138,8 @@ class SearchService:
             lists.append(self.store.lexical_search(query, vector, filters, limit))
         return merge_candidates(*lists)
 
-    def search(self, request: SearchRequest) -> SearchResult:
+    def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
+        """Rank hits for ``request``; pass ``vector`` to reuse an embedding (evaluation)."""
         request.validate()
         cfg = self.config
         mode = request.mode or cfg.mode
@@ -140,18 +149,21 @@ class SearchService:
         timings: dict[str, float] = {}
 
         started = time.perf_counter()
-        vector = self.embed_query(request.query)
+        if vector is None:
+            vector = self.embed_query(request.query)
         timings["embed"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        limit = request.top_k * cfg.oversample
+        limit = max(request.top_k * cfg.oversample, MIN_POOL)
         pool = self.candidates(request.query, vector, request.filters, limit, mode)
         pool = [c for c in pool if c.similarity >= threshold]
         timings["retrieve"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
         alpha = cfg.alpha if request.alpha is None else request.alpha
-        hits = score_candidates(pool, weight, profile, mode, alpha, cfg.decay)[: request.top_k]
+        cap = request.max_chunks_per_tesis or cfg.max_chunks_per_tesis
+        scored = score_candidates(pool, weight, profile, mode, alpha, cfg.decay)
+        hits = cap_chunks_per_tesis(scored, cap)[: request.top_k]
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=hits,
@@ -164,12 +176,18 @@ class SearchService:
         )
 
 
-def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
-    """Keep each registro's first (best-ranked) chunk, renumbering ranks."""
-    seen: set[int] = set()
+def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
+    """Keep at most ``cap`` best-ranked chunks of each tesis; ranks are renumbered."""
+    per_tesis: dict[int, int] = {}
     kept = []
     for hit in hits:
-        if hit.registro not in seen:
-            seen.add(hit.registro)
+        seen = per_tesis.get(hit.registro, 0)
+        if seen < cap:
+            per_tesis[hit.registro] = seen + 1
             kept.append(hit)
-    return [replace(h, rank=i) for i, h in enumerate(kept, start=1)]
+    return rank(kept)
+
+
+def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
+    """Each registro's best-ranked chunk, ranks renumbered."""
+    return cap_chunks_per_tesis(hits, 1)

@@ -69,14 +69,14 @@ class Settings(BaseSettings):
         description="`default` (normalized relevance, monotone decay) or `seed` (seed 000).",
     )
     recency_weight: float = Field(
-        0.3, ge=0.0, le=1.0, description="Default recency weight w in 0..1 (0 = similarity order)."
+        0.5, ge=0.0, le=1.0, description="Default recency weight w in 0..1 (0 = similarity order)."
     )
     retrieval_mode: Literal["hybrid", "vector", "lexical"] = Field(
         "hybrid",
         description="Candidate retrieval: BM25 + vector fusion, vector only, or BM25 only.",
     )
     hybrid_alpha: float = Field(
-        0.5, ge=0.0, le=1.0, description="Hybrid weight of the vector side (1 = vector, 0 = BM25)."
+        0.3, ge=0.0, le=1.0, description="Hybrid weight of the vector side (1 = vector, 0 = BM25)."
     )
     oversample: int = Field(
         5, ge=1, le=50, description="Candidates fetched per requested hit before scoring."
@@ -98,6 +98,9 @@ class Settings(BaseSettings):
     )
     decay_floor: float = Field(
         0.2, ge=0, lt=1, description="Lowest recency factor any date can get."
+    )
+    max_chunks_per_tesis: int = Field(
+        2, ge=1, le=10, description="Most chunks of one tesis among the hits (diversity)."
     )
     similarity_threshold: float = Field(
         0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."

@@ -58,6 +58,9 @@ class SearchInput:
     threshold: float | None = strawberry.field(
         default=None, description="Minimum cosine similarity, 0..1."
     )
+    max_chunks_per_tesis: int | None = strawberry.field(
+        default=None, description="Most chunks of one tesis among the hits, 1..10."
+    )
 
     def to_core(self) -> SearchRequest:
         return SearchRequest(
@@ -69,4 +72,5 @@ class SearchInput:
             mode=self.mode.value if self.mode else None,
             alpha=self.alpha,
             threshold=self.threshold,
+            max_chunks_per_tesis=self.max_chunks_per_tesis,
         )

@@ -81,6 +81,10 @@ def ingest(
         report.unchanged += len(batch) - len(changed)
         chunked = [(t, chunk_tesis(t)) for t in changed]
         texts = [embedding_text(t.rubro, c) for t, chunks in chunked for c in chunks]
+        if not texts:
+            if progress:
+                progress(report)
+            continue
         vectors = embedder.embed(texts, "passage")
         entries, offset = [], 0
         for tesis, chunks in chunked:

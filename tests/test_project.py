@@ -1,0 +1,29 @@
+"""The checked-in artefacts stay in sync with the code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from api.graphql.schema import schema
+from api.settings import Settings
+
+
+def test_schema_file_is_current(repo_root: Path) -> None:
+    exported = (repo_root / "schema.graphql").read_text(encoding="utf-8")
+    assert exported.strip() == schema.as_str().strip(), "schema.graphql is stale: run make schema"
+
+
+def test_every_setting_is_documented_in_readme(repo_root: Path) -> None:
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    missing = [
+        f"VIGENCIA_{name.upper()}"
+        for name in Settings.model_fields
+        if f"`VIGENCIA_{name.upper()}`" not in readme
+    ]
+    assert not missing, f"settings missing from README: {missing}"
+
+
+def test_settings_read_the_prefixed_environment(monkeypatch) -> None:
+    monkeypatch.setenv("VIGENCIA_RECENCY_WEIGHT", "0.7")
+    monkeypatch.setenv("VIGENCIA_STORE", "embedded")
+    assert Settings().recency_weight == 0.7
