@@ -86,74 +86,74 @@ def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
 
 # --- materia -----------------------------------------------------------------------------
 
-# Folded regex fragments per materia, '|'-separated; plurals and genders are optional groups.
+# Folded regex fragments per materia, ';'-separated; plurals and genders are optional groups.
 _MATERIA_TERMS: dict[str, str] = {
     "Laboral": (
-        "laboral(?:es)? | trabajos? | trabajador(?:a|as|es)? | patron(?:es|al|ales)? |"
-        "sindica(?:l|les|tos?) | despid(?:os?|ida|idas) | representatividad |"
-        "contratos? colectivos? | huelgas? | salari(?:os?|al|ales) | aguinaldo |"
-        "reinstalacion | prima de antiguedad | subcontratacion | outsourcing |"
-        "junta de conciliacion y arbitraje | centro federal de conciliacion | seguro social |"
-        "imss | infonavit | jubilaci(?:on|ones)"
+        "laboral(?:es)? ; trabajos? ; trabajador(?:a|as|es)? ; patron(?:es|al|ales)? ;"
+        "sindica(?:l|les|tos?) ; despid(?:os?|ida|idas) ; representatividad ;"
+        "contratos? colectivos? ; huelgas? ; salari(?:os?|al|ales) ; aguinaldo ;"
+        "reinstalacion ; prima de antiguedad ; subcontratacion ; outsourcing ;"
+        "junta de conciliacion y arbitraje ; centro federal de conciliacion ; seguro social ;"
+        "imss ; infonavit ; jubilaci(?:on|ones)"
     ),
     "Fiscal": (
         # "el fiscal" (the prosecutor) is a longer Penal term, so it wins over "fiscal".
-        "fiscal(?:es)? | tributari(?:os?|as?) | impuestos? | contribuci(?:on|ones) |"
-        "contribuyentes? | sat | isr | iva | ieps | deducci(?:on|ones) |"
-        "facultades de comprobacion | aduan(?:a|as|era|ero|eras|eros) | predial"
+        "fiscal(?:es)? ; tributari(?:os?|as?) ; impuestos? ; contribuci(?:on|ones) ;"
+        "contribuyentes? ; sat ; isr ; iva ; ieps ; deducci(?:on|ones) ;"
+        "facultades de comprobacion ; aduan(?:a|as|era|ero|eras|eros) ; predial"
     ),
     "Electoral": (
-        "electoral(?:es)? | elecci(?:on|ones) | votos? | votaci(?:on|ones) |"
-        "candidat(?:os?|as?|uras?) | partidos? politicos? | sufragio | ine | tepjf |"
-        "propaganda | redistritacion"
+        "electoral(?:es)? ; elecci(?:on|ones) ; votos? ; votaci(?:on|ones) ;"
+        "candidat(?:os?|as?|uras?) ; partidos? politicos? ; sufragio ; ine ; tepjf ;"
+        "propaganda ; redistritacion"
     ),
     "Penal": (
-        "penal(?:es)? | delitos? | imputad(?:os?|as?) | prision | ministerio publico |"
-        "reparaci(?:on|ones) del dano | inculpad(?:os?|as?) | procesad(?:os?|as?) |"
-        "sentenciad(?:os?|as?) | victimas? | ofendid(?:os?|as?) | carpeta de investigacion |"
-        "vinculacion a proceso | homicidio | robo | fraude | secuestro | feminicidio |"
-        "narcomenudeo | acusatorio | juez de control | fiscalias? | defensa adecuada |"
-        "cadena de custodia | (?:el|la|los|las|del|al) fiscal(?:es)?"
+        "penal(?:es)? ; delitos? ; imputad(?:os?|as?) ; prision ; ministerio publico ;"
+        "reparaci(?:on|ones) del dano ; inculpad(?:os?|as?) ; procesad(?:os?|as?) ;"
+        "sentenciad(?:os?|as?) ; victimas? ; ofendid(?:os?|as?) ; carpeta de investigacion ;"
+        "vinculacion a proceso ; homicidio ; robo ; fraude ; secuestro ; feminicidio ;"
+        "narcomenudeo ; acusatorio ; juez de control ; fiscalias? ; defensa adecuada ;"
+        "cadena de custodia ; (?:el|la|los|las|del|al) fiscal(?:es)?"
     ),
     "Constitucional": (
-        "constitucional(?:es)? | constitucionalidad | inconstitucional(?:es|idad)? |"
-        "derechos humanos | convencionalidad | corte interamericana | control difuso |"
-        "pro persona | convencion americana"
+        "constitucional(?:es)? ; constitucionalidad ; inconstitucional(?:es|idad)? ;"
+        "derechos humanos ; convencionalidad ; corte interamericana ; control difuso ;"
+        "pro persona ; convencion americana"
     ),
     "Civil": (
-        "civil(?:es)? | contratos? | arrendamientos? | arrendatari(?:os?|as?) |"
-        "arrendador(?:es|a)? | compraventa | prescripcion positiva | prescripcion adquisitiva |"
-        "usucapion | inmuebles? | testamentos? | herencias? | sucesi(?:on|ones|orio) |"
-        "hipotec(?:a|as|ario|aria) | dano moral | danos y perjuicios | escritura publica"
+        "civil(?:es)? ; contratos? ; arrendamientos? ; arrendatari(?:os?|as?) ;"
+        "arrendador(?:es|a)? ; compraventa ; prescripcion positiva ; prescripcion adquisitiva ;"
+        "usucapion ; inmuebles? ; testamentos? ; herencias? ; sucesi(?:on|ones|orio) ;"
+        "hipotec(?:a|as|ario|aria) ; dano moral ; danos y perjuicios ; escritura publica"
     ),
     "Mercantil": (
-        "mercantil(?:es)? | pagares? | titulos? de credito | cheques? | letras? de cambio |"
-        "aval | avalistas? | endosos? | codigo de comercio | comerciantes? |"
-        "bancari(?:os?|as?) | usura | sociedad anonima"
+        "mercantil(?:es)? ; pagares? ; titulos? de credito ; cheques? ; letras? de cambio ;"
+        "aval ; avalistas? ; endosos? ; codigo de comercio ; comerciantes? ;"
+        "bancari(?:os?|as?) ; usura ; sociedad anonima"
     ),
     "Familiar": (
-        "familiar(?:es)? | alimentos | pensi(?:on|ones) alimenticias? | alimentari(?:os?|as?) |"
-        "guarda y custodia | custodia | patria potestad | divorcios? | convivencias? |"
-        "matrimonio | concubinato | filiacion | paternidad | adopcion |"
+        "familiar(?:es)? ; alimentos ; pensi(?:on|ones) alimenticias? ; alimentari(?:os?|as?) ;"
+        "guarda y custodia ; custodia ; patria potestad ; divorcios? ; convivencias? ;"
+        "matrimonio ; concubinato ; filiacion ; paternidad ; adopcion ;"
         "interes superior del menor"
     ),
     "Administrativa": (
-        "administrativ(?:os?|as?) | juicio de nulidad | servidor(?:es)? public(?:os?|as?) |"
-        "licitaci(?:on|ones) | concesi(?:on|ones) | expropiacion | transparencia |"
-        "acceso a la informacion | multas?"
+        "administrativ(?:os?|as?) ; juicio de nulidad ; servidor(?:es)? public(?:os?|as?) ;"
+        "licitaci(?:on|ones) ; concesi(?:on|ones) ; expropiacion ; transparencia ;"
+        "acceso a la informacion ; multas?"
     ),
     "Agraria": (
-        "ejidos? | ejidal(?:es)? | ejidatari(?:os?|as?) | agrari(?:os?|as?) |"
-        "comuner(?:os?|as?) | bienes comunales | comisariado | parcelas?"
+        "ejidos? ; ejidal(?:es)? ; ejidatari(?:os?|as?) ; agrari(?:os?|as?) ;"
+        "comuner(?:os?|as?) ; bienes comunales ; comisariado ; parcelas?"
     ),
     "Común": (
-        "amparos? | suspensi(?:on|ones) | sobreseimiento | sobreseer | improcedencia |"
-        "quejos(?:os?|as?) | tercero interesado | autoridad(?:es)? responsables? |"
-        "recurso de revision | recurso de queja | interes juridico | interes legitimo |"
-        "actos? reclamados? | conceptos? de violacion"
+        "amparos? ; suspensi(?:on|ones) ; sobreseimiento ; sobreseer ; improcedencia ;"
+        "quejos(?:os?|as?) ; tercero interesado ; autoridad(?:es)? responsables? ;"
+        "recurso de revision ; recurso de queja ; interes juridico ; interes legitimo ;"
+        "actos? reclamados? ; conceptos? de violacion"
     ),
 }
-_MATERIA_PATTERNS = {m: _compile(terms.split("|")) for m, terms in _MATERIA_TERMS.items()}
+_MATERIA_PATTERNS = {m: _compile(terms.split(";")) for m, terms in _MATERIA_TERMS.items()}
 
 # Explicit filter values and hit materias are canonicalized by their folded form.
 _MATERIA_ALIASES: dict[str, str] = {fold(m): m for m in MATERIAS} | {
@@ -324,8 +324,8 @@ def _rule(
     need_prev: frozenset[str] = frozenset(),
     proper_name: bool = False,
 ) -> _Rule:
-    """A rule from '|'-separated folded regex terms."""
-    pattern = _compile(terms.split("|"))
+    """A rule from a folded regex (alternatives with '|'), matched on word boundaries."""
+    pattern = _compile([terms])
     return _Rule(kind, pattern, stop_next, stop_prev, need_prev, proper_name)
 
 
@@ -368,7 +368,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         stop_prev=_words("real y, directo y, directa y, personal y"),
         stop_next=_words("y directo, y directa, y real"),
     ),
-    _rule("current", r"actualmente|en la actualidad|vigentes?|hoy|hoy en dia"),
+    _rule("current", r"actualmente|en la actualidad|vigentes?|hoy en dia|hoy"),
     _rule(
         "current",
         r"(?:despues de|a partir de|desde|tras|con|posterior(?:es)? a) la (?:ultima )?reforma|"

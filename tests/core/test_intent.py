@@ -1,0 +1,261 @@
+"""Materia and temporal intent detection, recency weight selection."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from api.core.intent import (
+    MATERIA_PRIORITY,
+    MATERIAS,
+    MateriaIntent,
+    TemporalIntent,
+    canonical_materia,
+    detect_materia,
+    detect_temporal,
+    effective_recency_weight,
+    fold,
+)
+
+# --- materia -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "materia", "trigger"),
+    [
+        ("¿Qué debe probar el trabajador en un despido injustificado?", "Laboral", "trabajador"),
+        ("Requisitos de la Constancia de Representatividad", "Laboral", "representatividad"),
+        ("¿Cuándo es legal una huelga?", "Laboral", "huelga"),
+        ("Obligaciones del PATRÓN frente al sindicato", "Laboral", "patrón"),
+        ("¿Qué es un crédito fiscal?", "Fiscal", "fiscal"),
+        ("Devolución del impuesto sobre la renta por el SAT", "Fiscal", "impuesto"),
+        ("Nulidad de una elección municipal", "Electoral", "elección"),
+        ("¿Cuándo procede la prisión preventiva oficiosa?", "Penal", "prisión"),
+        ("¿Qué es la reparación del daño?", "Penal", "reparación del daño"),
+        ("Facultades del ministerio público en la investigación", "Penal", "ministerio público"),
+        ("Control difuso de convencionalidad", "Constitucional", "control difuso"),
+        ("Jurisprudencia de la Corte Interamericana", "Constitucional", "corte interamericana"),
+        ("¿Qué requisitos exige la prescripción positiva?", "Civil", "prescripción positiva"),
+        ("¿Puede revocarse el aval en un pagaré?", "Mercantil", "aval"),
+        ("Criterios sobre la guarda y custodia de menores", "Familiar", "guarda y custodia"),
+        ("¿Cómo se calcula la pensión alimenticia?", "Familiar", "pensión alimenticia"),
+        ("¿Cuáles son las causas de pérdida de la patria potestad?", "Familiar", "patria potestad"),
+        ("Plazo para promover el juicio de nulidad", "Administrativa", "juicio de nulidad"),
+        ("Derechos de un ejidatario sobre su parcela", "Agraria", "ejidatario"),
+        ("¿Cuándo procede la suspensión provisional en el amparo?", "Común", "suspensión"),
+        ("Causas de improcedencia y sobreseimiento", "Común", "improcedencia"),
+    ],
+)
+def test_lexicon(question: str, materia: str, trigger: str) -> None:
+    intent = detect_materia(question)
+    assert intent.materia == materia
+    assert intent.source == "question"
+    assert trigger in intent.triggers
+
+
+def test_triggers_are_the_words_as_written_lowercased_and_deduplicated() -> None:
+    intent = detect_materia("Despido del Trabajador; el trabajador y su despido")
+    assert intent == MateriaIntent("Laboral", ("despido", "trabajador"), "question")
+
+
+def test_the_longest_term_wins_an_overlap() -> None:
+    # "contrato colectivo" is one laboral trigger, not also the civil "contrato".
+    assert detect_materia("Revisión del contrato colectivo").triggers == ("contrato colectivo",)
+    # "el fiscal" is the prosecutor.
+    assert detect_materia("¿Puede el fiscal desistir de la acusación?").materia == "Penal"
+
+
+def test_most_triggers_wins() -> None:
+    question = "Amparo contra el despido de un trabajador por el patrón"
+    assert detect_materia(question).materia == "Laboral"  # 3 laboral vs 1 común
+
+
+def test_ties_follow_the_priority_order() -> None:
+    assert detect_materia("¿Procede el amparo contra el despido?").materia == "Laboral"
+    assert detect_materia("Constitucionalidad del impuesto predial").materia == "Fiscal"
+    assert detect_materia("Divorcio y arrendamiento").materia == "Familiar"
+    assert set(MATERIA_PRIORITY) == set(MATERIAS)
+
+
+def test_an_explicit_filter_wins_and_is_canonicalized() -> None:
+    intent = detect_materia("despido injustificado", explicit=("penal", "Laboral"))
+    assert intent == MateriaIntent("Penal", (), "filter")
+    assert detect_materia("x", explicit=("", "amparo")).materia == "Común"
+    assert detect_materia("x", explicit=("Propiedad Industrial",)).materia == "Propiedad Industrial"
+
+
+def test_falls_back_to_a_strict_majority_of_the_hits() -> None:
+    hits = [("Laboral",), ("Laboral", "Común"), ("Civil",)]
+    assert detect_materia("¿y esto?", hit_materias=hits) == MateriaIntent("Laboral", (), "hits")
+    # Ties among majorities follow the priority order.
+    both = [("Constitucional", "Común"), ("Común", "Constitucional")]
+    assert detect_materia("", hit_materias=both).materia == "Constitucional"
+    # Canonicalized: 'comun' and 'Común' count as one.
+    assert detect_materia("", hit_materias=[("comun",), ("Común",)]).materia == "Común"
+
+
+@pytest.mark.parametrize(
+    "hits",
+    [[], [()], [("Laboral",), ("Civil",)], [("Laboral",), ("Civil",), ("Penal",), ("Laboral",)]],
+)
+def test_no_materia_without_triggers_or_a_majority(hits: list[tuple[str, ...]]) -> None:
+    assert detect_materia("¿Qué dice esta tesis?", hit_materias=hits) == MateriaIntent(None)
+
+
+def test_canonical_materia() -> None:
+    assert canonical_materia(" laboral ") == "Laboral"
+    assert canonical_materia("COMUN") == "Común"
+    assert canonical_materia("administrativo") == "Administrativa"
+    assert canonical_materia("  ") is None
+    assert fold("Patrón ÉPOCA Ñandú") == "patron epoca nandu"
+
+
+# --- temporal ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "triggers"),
+    [
+        # Spanish
+        ("¿Cuál fue el primer criterio sobre el interés legítimo?", "earliest", ("primer",)),
+        (
+            "¿Cuál fue la primera tesis que reconoció el matrimonio igualitario?",
+            "earliest",
+            ("primera",),
+        ),
+        ("¿Qué se resolvió primero?", "earliest", ("primero",)),
+        ("La jurisprudencia más antigua sobre usura", "earliest", ("más antigua",)),
+        ("El criterio MAS ANTIGUO de la Corte", "earliest", ("mas antiguo",)),
+        ("¿Cuál era el criterio original sobre la suspensión?", "earliest", ("original",)),
+        ("La postura inicial de la Segunda Sala", "earliest", ("inicial",)),
+        ("¿Cuál es el origen de la jurisprudencia sobre alimentos?", "earliest", ("origen",)),
+        ("¿Cuál fue el primer repositorio?", "earliest", ("primer",)),
+        ("La tesis más reciente sobre outsourcing", "latest", ("más reciente",)),
+        ("¿Cuál es la última jurisprudencia sobre pensiones?", "latest", ("última",)),
+        ("El último criterio de la Primera Sala", "latest", ("último",)),
+        ("¿Hay un nuevo criterio sobre el IVA?", "latest", ("nuevo criterio",)),
+        ("¿Cuáles son los requisitos actuales?", "current", ("actuales",)),
+        ("¿Qué criterio está vigente sobre el despido?", "current", ("vigente",)),
+        ("¿Qué se exige hoy en día?", "current", ("hoy en día",)),
+        ("¿Cómo quedó después de la reforma?", "current", ("después de la reforma",)),
+        ("Criterios recientes sobre la prisión preventiva", "current", ("recientes",)),
+        # English
+        ("What was the first repository?", "earliest", ("first",)),
+        ("Show me the earliest ruling on due process", "earliest", ("earliest",)),
+        ("the OLDEST criterion", "earliest", ("oldest",)),
+        ("What is the latest criterion on outsourcing?", "latest", ("latest",)),
+        ("newest project", "latest", ("newest",)),
+        ("the most recent ruling on strikes", "latest", ("most recent",)),
+        ("What was the last repository created?", "latest", ("last",)),
+        ("What is the current rule on strikes?", "current", ("current",)),
+        ("Is this criterion still in force?", "current", ("in force",)),
+    ],
+)
+def test_temporal_kinds(question: str, kind: str, triggers: tuple[str, ...]) -> None:
+    assert detect_temporal(question) == TemporalIntent(kind, triggers)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Sentencia de primera instancia en un juicio ordinario",
+        "Criterio de la Primera Sala sobre alimentos",
+        "Tesis de la primera sala sobre alimentos",
+        "Tesis del Tercer Tribunal Colegiado en Materia Civil del Primer Circuito",
+        "Tesis aislada del Primer Tribunal Colegiado en Materia de Trabajo",
+        "Jurisprudencia de los tribunales colegiados del primer circuito",
+        "El Juzgado Primero de Distrito negó la suspensión",
+        "Conforme al artículo primero transitorio de la ley",
+        "Alcance del último párrafo del artículo 14",
+        "Notificación en el último domicilio conocido",
+        "Por último, ¿procede el recurso de queja?",
+        "En última instancia resuelve la Corte",
+        "Documentos expedidos en el país de origen",
+        "Competencia del juez de origen",
+        "Copia certificada del documento original",
+        "Requisitos del escrito inicial de demanda",
+        "Qué ocurre en la audiencia inicial del proceso penal",
+        "Interés jurídico: afectación real y actual",
+        "Primero, ¿procede el amparo contra leyes?",
+        "Sentence of the court of first instance",
+        "Ruling of the First Chamber",
+        "First, is the amparo admissible?",
+        "Read the last paragraph of article 14",
+        "Requisitos de la demanda de amparo indirecto",
+        "",
+    ],
+)
+def test_temporal_false_positives(question: str) -> None:
+    assert detect_temporal(question) == TemporalIntent(None, ())
+
+
+def test_an_ordinal_name_does_not_hide_a_real_trigger() -> None:
+    question = "¿Cuál fue el primer criterio de la Primera Sala sobre el tema?"
+    assert detect_temporal(question) == TemporalIntent("earliest", ("primer",))
+    question = "Último criterio del Primer Tribunal Colegiado"
+    assert detect_temporal(question) == TemporalIntent("latest", ("último",))
+
+
+def test_ordering_beats_current() -> None:
+    intent = detect_temporal("¿Cuál es la jurisprudencia vigente más reciente?")
+    assert intent == TemporalIntent("latest", ("más reciente",))
+
+
+def test_between_earliest_and_latest_most_triggers_then_first_mention() -> None:
+    assert detect_temporal("la primera y la última tesis").kind == "earliest"
+    assert detect_temporal("la última y la primera tesis").kind == "latest"
+    assert detect_temporal("latest, newest, but also the first").kind == "latest"
+
+
+def test_the_last_reform_is_current_not_latest() -> None:
+    intent = detect_temporal("¿Qué cambió después de la última reforma?")
+    assert intent == TemporalIntent("current", ("después de la última reforma",))
+
+
+@given(st.text(max_size=200))
+def test_detectors_never_fail(text: str) -> None:
+    temporal = detect_temporal(text)
+    assert temporal.kind in (None, "earliest", "latest", "current")
+    assert (temporal.kind is None) == (temporal.triggers == ())
+    materia = detect_materia(text)
+    assert materia.materia is None or materia.materia in MATERIAS
+
+
+# --- recency weight ----------------------------------------------------------------------
+
+CURRENT = TemporalIntent("current", ("actual",))
+LATEST = TemporalIntent("latest", ("último",))
+NONE = TemporalIntent(None, ())
+
+
+@pytest.mark.parametrize(
+    ("requested", "default", "temporal", "current_weight", "expected"),
+    [
+        (0.3, 0.1, CURRENT, 0.6, 0.3),  # explicit wins
+        (0.0, 0.1, CURRENT, 0.6, 0.0),  # explicit zero too
+        (None, 0.1, CURRENT, 0.6, 0.6),  # current raises
+        (None, 0.8, CURRENT, 0.6, 0.8),  # ... never lowers
+        (None, 0.1, LATEST, 0.6, 0.1),
+        (None, 0.1, NONE, 0.6, 0.1),
+    ],
+)
+def test_effective_recency_weight(
+    requested: float | None,
+    default: float,
+    temporal: TemporalIntent,
+    current_weight: float,
+    expected: float,
+) -> None:
+    assert effective_recency_weight(requested, default, temporal, current_weight) == expected
+
+
+@pytest.mark.parametrize(
+    ("requested", "default", "current_weight", "name"),
+    [(1.5, 0.1, 0.5, "recency_weight"), (None, -0.1, 0.5, "default"), (None, 0.1, 2, "current")],
+)
+def test_effective_recency_weight_bounds(
+    requested: float | None, default: float, current_weight: float, name: str
+) -> None:
+    with pytest.raises(ValueError, match=name):
+        effective_recency_weight(requested, default, CURRENT, current_weight)
