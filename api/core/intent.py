@@ -324,7 +324,8 @@ def _rule(
     need_prev: frozenset[str] = frozenset(),
     proper_name: bool = False,
 ) -> _Rule:
-    """A rule from a folded regex (alternatives with '|'), matched on word boundaries."""
+    """A rule from a folded regex matched on word boundaries. Alternatives ('|') are tried
+    in order, so a phrase goes before a word that begins it ("hoy en dia|hoy")."""
     pattern = _compile([terms])
     return _Rule(kind, pattern, stop_next, stop_prev, need_prev, proper_name)
 
@@ -459,7 +460,7 @@ def detect_temporal(question: str) -> TemporalIntent:
     ordering = [(k, t) for k, t in matches if k != "current"]
     if ordering:
         counts = Counter(k for k, _ in ordering)  # insertion order = order of first mention
-        kind: TemporalKind = max(counts, key=lambda k: counts[k])  # first of the most counted
+        kind: TemporalKind = counts.most_common(1)[0][0]  # ties: first encountered
     else:
         kind = "current"
     return TemporalIntent(kind, _dedupe(t for k, t in matches if k == kind))
