@@ -1,0 +1,421 @@
+"""The Weaviate backend of ``VectorStore``: a lazy v4 client, edge mapping, wrapped errors."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+import grpc
+import httpx
+import numpy as np
+import weaviate
+from weaviate.classes.aggregate import GroupByAggregate
+from weaviate.classes.data import DataObject
+from weaviate.classes.init import Auth
+from weaviate.classes.query import Filter, MetadataQuery, Sort
+from weaviate.collections import Collection
+from weaviate.exceptions import WeaviateBaseError, WeaviateInsertManyAllFailedError
+
+from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
+from api.embeddings.base import Vectors
+from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult
+from api.store.weaviate_schema import (
+    CHUNK,
+    TESIS,
+    VALIDITY,
+    _to_chunk,
+    _to_passage,
+    _to_tesis,
+    _to_validity,
+    build_filter,
+    chunk_object,
+    collection_specs,
+    registros_filter,
+    tesis_object,
+    validity_object,
+)
+
+logger = logging.getLogger(__name__)
+
+_VENDOR_ERRORS = (WeaviateBaseError, grpc.RpcError, httpx.HTTPError, OSError)
+_PREFIX = re.compile(r"[A-Z][A-Za-z0-9_]*")
+_PAGE = 200  # registros per request when fetching or deleting by registro
+_INSERT_BATCH = 500  # objects per insert_many call
+
+
+@contextmanager
+def _vendor_errors(action: str) -> Iterator[None]:
+    """Re-raise client, gRPC and HTTP failures as ``StoreError``."""
+    try:
+        yield
+    except _VENDOR_ERRORS as exc:
+        raise StoreError(f"Weaviate {action} failed: {exc}") from exc
+
+
+def _pages(values: Iterable[int]) -> Iterator[list[int]]:
+    unique = sorted(set(values))
+    for start in range(0, len(unique), _PAGE):
+        yield unique[start : start + _PAGE]
+
+
+def _cosine(stored: Any, query: Vectors) -> float:
+    vector = np.asarray(stored, dtype=np.float32).reshape(-1)
+    norms = float(np.linalg.norm(vector) * np.linalg.norm(query))
+    return float(np.dot(vector, query)) / norms if norms else 0.0
+
+
+def _group_keys(value: object) -> set[str]:
+    """Group-by values as dict keys; an array value counts once per element."""
+    values = value if isinstance(value, list) else [value]
+    keys = set()
+    for item in values:
+        if isinstance(item, float) and item.is_integer():
+            item = int(item)
+        if item is not None and item != "":
+            keys.add(str(item))
+    return keys
+
+
+class WeaviateStore:
+    """``VectorStore`` on a Weaviate server (v1.27+), with vectors we compute ourselves.
+
+    Three collections named from ``prefix``: ``{prefix}Chunk`` (vectors, cosine),
+    ``{prefix}Tesis`` and ``{prefix}Validity`` (no vectors). Nothing connects until the
+    first call; the collections are created then if missing.
+
+    Usage::
+
+        store = WeaviateStore("http://localhost:8080", grpc_port=50051)
+        store.upsert(entries)
+        hits = store.vector_search(query_vector, Filters(materias=("Penal",)), limit=20)
+        store.close()
+    """
+
+    def __init__(
+        self,
+        url: str,
+        grpc_port: int = 50051,
+        api_key: str | None = None,
+        prefix: str = "Vigencia",
+        dim: int = 384,
+        max_results: int = 10_000,
+    ) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"url must be http(s)://host[:port], got {url!r}")
+        if not _PREFIX.fullmatch(prefix):
+            raise ValueError(f"prefix must match {_PREFIX.pattern} (a class name), got {prefix!r}")
+        if dim < 1:
+            raise ValueError(f"dim must be >= 1, got {dim}")
+        if max_results < 1:
+            raise ValueError(f"max_results must be >= 1, got {max_results}")
+        self.url = url
+        self.grpc_port = grpc_port
+        self.prefix = prefix
+        self.dim = dim
+        # limit=None searches return at most this many (the server's QUERY_MAXIMUM_RESULTS).
+        self.max_results = max_results
+        self._api_key = api_key
+        self._client: weaviate.WeaviateClient | None = None
+        self._lock = threading.Lock()
+
+    # --- connection
+
+    def _connect(self) -> weaviate.WeaviateClient:
+        parts = urlsplit(self.url)
+        secure = parts.scheme == "https"
+        host = parts.hostname or "localhost"
+        # skip_init_checks: no PyPI version lookup from servers; /v1/meta is still checked.
+        return weaviate.connect_to_custom(
+            http_host=host,
+            http_port=parts.port or (443 if secure else 80),
+            http_secure=secure,
+            grpc_host=host,
+            grpc_port=self.grpc_port,
+            grpc_secure=secure,
+            auth_credentials=Auth.api_key(self._api_key) if self._api_key else None,
+            skip_init_checks=True,
+        )
+
+    def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
+        for spec in collection_specs(self.prefix):
+            if client.collections.exists(spec.name):
+                continue
+            try:
+                client.collections.create(
+                    spec.name, properties=list(spec.properties), vector_config=spec.vector_config
+                )
+            except WeaviateBaseError:
+                if not client.collections.exists(spec.name):  # not a concurrent creation
+                    raise
+
+    def _ready_client(self) -> weaviate.WeaviateClient:
+        with self._lock:
+            if self._client is None:
+                with _vendor_errors(f"connection to {self.url}"):
+                    client = self._connect()
+                    try:
+                        self._ensure_collections(client)
+                    except BaseException:
+                        client.close()
+                        raise
+                self._client = client
+            return self._client
+
+    def _collection(self, suffix: str) -> Collection[Any, Any]:
+        return self._ready_client().collections.use(f"{self.prefix}{suffix}")
+
+    def _query_vector(self, vector: Vectors) -> Vectors:
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.size != self.dim:
+            raise StoreError(f"vector has {query.size} dimensions, the store expects {self.dim}")
+        return query
+
+    # --- writes
+
+    def _insert(
+        self, collection: Collection[Any, Any], objects: Sequence[DataObject[Any, None]]
+    ) -> tuple[list[str], set[int]]:
+        """Insert in batches; per-object errors come back (with their registros), not raised."""
+        errors: list[str] = []
+        failed: set[int] = set()
+        for start in range(0, len(objects), _INSERT_BATCH):
+            batch = objects[start : start + _INSERT_BATCH]
+            try:
+                result = collection.data.insert_many(batch)
+                messages = {i: err.message for i, err in result.errors.items()}
+            except WeaviateInsertManyAllFailedError as exc:
+                messages = dict.fromkeys(range(len(batch)), str(exc))
+            for i, message in sorted(messages.items()):
+                registro = int(batch[i].properties["registro"])
+                failed.add(registro)
+                errors.append(f"{collection.name} {batch[i].uuid} (registro {registro}): {message}")
+        return errors, failed
+
+    def upsert(self, entries: Sequence[TesisEntry]) -> UpsertResult:
+        """Replace each tesis and all its chunks. A tesis with any failed object is removed
+        entirely, so its fingerprint is absent and the next ingest retries it."""
+        for entry in entries:
+            if np.shape(entry.vectors) != (len(entry.chunks), self.dim):
+                raise StoreError(
+                    f"registro {entry.tesis.registro}: vectors shape {np.shape(entry.vectors)}, "
+                    f"expected ({len(entry.chunks)}, {self.dim})"
+                )
+        if not entries:
+            return UpsertResult(written=0, chunks=0)
+        chunks, tesis = self._collection(CHUNK), self._collection(TESIS)
+        registros = {entry.tesis.registro for entry in entries}
+        chunk_objects = [
+            chunk_object(entry.tesis, chunk, row)
+            for entry in entries
+            for chunk, row in zip(entry.chunks, entry.vectors, strict=True)
+        ]
+        with _vendor_errors("upsert"):
+            for page in _pages(registros):  # a tesis may now have fewer chunks
+                chunks.data.delete_many(where=registros_filter(page))
+            errors, failed = self._insert(chunks, chunk_objects)
+            tesis_objects = [
+                tesis_object(entry.tesis, entry.fingerprint)
+                for entry in entries
+                if entry.tesis.registro not in failed
+            ]
+            tesis_errors, tesis_failed = self._insert(tesis, tesis_objects)
+        failed |= tesis_failed
+        if failed:
+            self.delete(sorted(failed))
+        return UpsertResult(
+            written=len(registros - failed),
+            chunks=sum(1 for obj in chunk_objects if obj.properties["registro"] not in failed),
+            errors=(*errors, *tesis_errors),
+        )
+
+    def delete(self, registros: Sequence[int]) -> int:
+        """Remove tesis and their chunks (validity notes stay); returns tesis removed."""
+        removed = 0
+        with _vendor_errors("delete"):
+            chunks, tesis = self._collection(CHUNK), self._collection(TESIS)
+            for page in _pages(registros):
+                chunks.data.delete_many(where=registros_filter(page))
+                removed += tesis.data.delete_many(where=registros_filter(page)).successful
+        return removed
+
+    def upsert_validity(self, notes: Mapping[int, Validity]) -> int:
+        """Store (replace) validity notes by registro; any failed note raises ``StoreError``."""
+        if not notes:
+            return 0
+        objects = [validity_object(registro, note) for registro, note in notes.items()]
+        with _vendor_errors("validity upsert"):
+            errors, _ = self._insert(self._collection(VALIDITY), objects)
+        if errors:
+            raise StoreError(f"Weaviate rejected {len(errors)} validity notes: {errors[0]}")
+        return len(objects)
+
+    # --- reads
+
+    def _fetch_by_registro(
+        self, suffix: str, registros: Sequence[int], action: str
+    ) -> Iterator[Mapping[str, Any]]:
+        collection = self._collection(suffix)
+        with _vendor_errors(action):
+            for page in _pages(registros):
+                result = collection.query.fetch_objects(
+                    filters=registros_filter(page), limit=len(page)
+                )
+                for obj in result.objects:
+                    yield obj.properties
+
+    def fingerprints(self, registros: Sequence[int]) -> dict[int, str]:
+        """Stored fingerprints of the given registros (absent ones are missing)."""
+        found = self._fetch_by_registro(TESIS, registros, "fingerprint lookup")
+        return {int(p["registro"]): str(p.get("fingerprint") or "") for p in found}
+
+    def get_tesis(self, registros: Sequence[int]) -> dict[int, Tesis]:
+        """Full records by registro."""
+        found = self._fetch_by_registro(TESIS, registros, "tesis lookup")
+        return {tesis.registro: tesis for tesis in map(_to_tesis, found)}
+
+    def get_validity(self, registros: Sequence[int]) -> dict[int, Validity]:
+        """Notes for the given registros; registros without a note are absent."""
+        found = self._fetch_by_registro(VALIDITY, registros, "validity lookup")
+        return {int(p["registro"]): _to_validity(p) for p in found}
+
+    def get_chunks(self, registro: int) -> list[Chunk]:
+        """All chunks of one tesis in order."""
+        collection = self._collection(CHUNK)
+        with _vendor_errors("chunk lookup"):
+            result = collection.query.fetch_objects(
+                filters=Filter.by_property("registro").equal(registro), limit=self.max_results
+            )
+        return sorted((_to_chunk(obj.properties) for obj in result.objects), key=lambda c: c.index)
+
+    def vector_search(
+        self,
+        vector: Vectors,
+        filters: Filters,
+        limit: int | None,
+        min_similarity: float | None = None,
+    ) -> list[Candidate]:
+        """Chunks by cosine similarity, best first (``limit=None``: up to ``max_results``)."""
+        query = self._query_vector(vector)
+        if limit is not None and limit <= 0:
+            return []
+        collection = self._collection(CHUNK)
+        with _vendor_errors("vector search"):
+            result = collection.query.near_vector(
+                near_vector=query.tolist(),
+                limit=self.max_results if limit is None else limit,
+                distance=None if min_similarity is None else 1.0 - min_similarity,
+                filters=build_filter(filters),
+                return_metadata=MetadataQuery(distance=True),
+            )
+        if limit is None and len(result.objects) >= self.max_results:
+            logger.warning("vector search truncated at max_results=%d", self.max_results)
+        return [
+            Candidate(
+                passage=_to_passage(obj.properties),
+                similarity=1.0 - (obj.metadata.distance or 0.0),
+                lexical=0.0,
+            )
+            for obj in result.objects
+        ]
+
+    def lexical_search(
+        self, text: str, vector: Vectors, filters: Filters, limit: int
+    ) -> list[Candidate]:
+        """Chunks by BM25 over rubro + text; each carries its cosine to ``vector`` too."""
+        query = self._query_vector(vector)
+        if limit <= 0 or not text.strip():
+            return []
+        collection = self._collection(CHUNK)
+        with _vendor_errors("BM25 search"):
+            result = collection.query.bm25(
+                query=text,
+                query_properties=["rubro", "text"],
+                filters=build_filter(filters),
+                limit=limit,
+                include_vector=True,
+                return_metadata=MetadataQuery(score=True),
+            )
+        candidates = []
+        for obj in result.objects:
+            stored = obj.vector.get("default") or next(iter(obj.vector.values()), None)
+            candidates.append(
+                Candidate(
+                    passage=_to_passage(obj.properties),
+                    similarity=0.0 if stored is None else _cosine(stored, query),
+                    lexical=float(obj.metadata.score or 0.0),
+                )
+            )
+        return candidates
+
+    def list_tesis(
+        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+    ) -> list[Tesis]:
+        """Tesis sorted by publication date (``fecha``, else mid-``anio``), then registro."""
+        if limit <= 0:
+            return []
+        ascending = order == "ASC"
+        collection = self._collection(TESIS)
+        with _vendor_errors("tesis listing"):
+            result = collection.query.fetch_objects(
+                filters=build_filter(filters),
+                limit=limit,
+                offset=offset,
+                sort=Sort.by_property("sortDate", ascending).by_property("registro", ascending),
+            )
+        return [_to_tesis(obj.properties) for obj in result.objects]
+
+    def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
+        """Number of tesis per value of a property (each materia counted once per tesis)."""
+        collection = self._collection(TESIS)
+        with _vendor_errors("aggregation"):
+            result = collection.aggregate.over_all(
+                filters=build_filter(filters),
+                group_by=GroupByAggregate(prop=group_by, limit=self.max_results),
+                total_count=True,
+            )
+        counts: dict[str, int] = {}
+        for group in result.groups:
+            for key in _group_keys(group.grouped_by.value):
+                counts[key] = counts.get(key, 0) + (group.total_count or 0)
+        return dict(sorted(counts.items()))
+
+    def count(self) -> tuple[int, int]:
+        """(tesis, chunks) stored."""
+        tesis, chunks = self._collection(TESIS), self._collection(CHUNK)
+        with _vendor_errors("count"):
+            n_tesis = tesis.aggregate.over_all(total_count=True).total_count
+            n_chunks = chunks.aggregate.over_all(total_count=True).total_count
+        return n_tesis or 0, n_chunks or 0
+
+    # --- lifecycle
+
+    def health(self) -> dict[str, str]:
+        """``{"status": "ok" | "degraded", "store": "weaviate", "detail": ...}``; never raises."""
+        try:
+            ready = self._ready_client().is_ready()
+        except Exception as exc:  # health must report, not raise
+            return {"status": "degraded", "store": "weaviate", "detail": str(exc)}
+        if not ready:
+            return {"status": "degraded", "store": "weaviate", "detail": f"{self.url} not ready"}
+        return {"status": "ok", "store": "weaviate", "detail": f"{self.url} ready"}
+
+    def drop_collections(self) -> None:
+        """Delete this store's three collections and everything in them (tests, resets)."""
+        client = self._ready_client()
+        with _vendor_errors("collection drop"):
+            client.collections.delete([spec.name for spec in collection_specs(self.prefix)])
+        self.close()  # the next call recreates them
+
+    def close(self) -> None:
+        """Close the client; a later call reconnects."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            with _vendor_errors("close"):
+                client.close()
