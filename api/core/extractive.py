@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from api.core.citations import neutralize
-from api.core.references import MODERN_YEAR, Reference, all_predate, validity_text
+from api.core.references import MODERN_YEAR, Reference, all_predate
 from api.core.text import analyze, fold
+from api.core.validity import describe
 
 HEADER = "Respuesta extractiva (sin modelo de lenguaje)"
 NO_INFO = "No tengo información sobre"
@@ -30,6 +31,8 @@ NO_INFO = "No tengo información sobre"
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[¿¡«\"(]?[A-ZÁÉÍÓÚÑ])|\n+")
 MAX_SENTENCE_CHARS = 400
 MIN_SENTENCE_CHARS = 20
+LENGTH_B = 0.5  # BM25's b: how much a sentence's length discounts its matches
+RELATIVE_FLOOR = 0.35  # sentences scoring under this share of the best one are left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,12 @@ def _body(ref: Reference, text: str) -> str:
     return text[len(ref.rubro) :] if text.startswith(ref.rubro) else text
 
 
+def _shouting(sentence: str) -> bool:
+    """Upper-case lines are rubros and órgano names, not statements worth quoting."""
+    letters = [c for c in sentence if c.isalpha()]
+    return sum(c.isupper() for c in letters) > 0.6 * len(letters)
+
+
 def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:
     out: list[_Sentence] = []
     seen: set[str] = set()
@@ -65,7 +74,7 @@ def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:
         for fragment in ref.fragments:
             for sentence in split_sentences(_body(ref, fragment.text)):
                 key = fold(sentence)
-                if len(sentence) < MIN_SENTENCE_CHARS or key in seen:
+                if len(sentence) < MIN_SENTENCE_CHARS or key in seen or _shouting(sentence):
                     continue
                 seen.add(key)
                 out.append(_Sentence(ref, order, sentence, frozenset(analyze(sentence))))
@@ -85,9 +94,9 @@ def _source(ref: Reference) -> str:
 
 def _warnings(refs: Sequence[Reference]) -> list[str]:
     notes = [
-        f"Advertencia: la referencia {ref.marker} está {validity_text(ref.status)}."
+        f"Advertencia: la referencia {ref.marker} está {describe(ref.status)}."
         for ref in refs
-        if ref.superseded
+        if not ref.status.vigente
     ]
     if all_predate(refs):
         notes.append(
@@ -97,22 +106,37 @@ def _warnings(refs: Sequence[Reference]) -> list[str]:
     return notes
 
 
+def rank_sentences(question: str, refs: Sequence[Reference]) -> list[tuple[float, _Sentence]]:
+    """Sentences by score, best first: idf of the matched question terms over a BM25-style
+    length norm (long legal sentences otherwise win by matching generic terms)."""
+    sentences = _candidates(refs)
+    if not sentences:
+        return []
+    query = set(analyze(question))
+    df = {term: sum(term in s.terms for s in sentences) for term in query}
+    idf = {t: math.log(1 + len(sentences) / n) for t, n in df.items() if n}
+    avg_terms = sum(len(s.terms) for s in sentences) / len(sentences) or 1.0
+    rank = {ref.number: i for i, ref in enumerate(refs)}
+
+    def score(s: _Sentence) -> float:
+        norm = 1 - LENGTH_B + LENGTH_B * len(s.terms) / avg_terms
+        return sum(idf.get(t, 0.0) for t in s.terms & query) / norm
+
+    return sorted(
+        ((score(s), s) for s in sentences),
+        key=lambda pair: (-pair[0], rank[pair[1].ref.number], pair[1].order),
+    )
+
+
 def extractive_answer(question: str, refs: Sequence[Reference], max_sentences: int = 4) -> str:
     """The most relevant sentences of ``refs``, each followed by its ``[N]``."""
     if max_sentences < 1:
         raise ValueError(f"max_sentences must be >= 1, got {max_sentences}")
     if not refs:
         return f"{NO_INFO} {_topic(question)} en las tesis recuperadas."
-    sentences = _candidates(refs)
-    query = set(analyze(question))
-    df = {term: sum(term in s.terms for s in sentences) for term in query}
-    idf = {t: math.log(1 + len(sentences) / n) for t, n in df.items() if n}
-    rank = {ref.number: i for i, ref in enumerate(refs)}
-    scored = sorted(
-        ((sum(idf.get(t, 0.0) for t in s.terms & query), s) for s in sentences),
-        key=lambda pair: (-pair[0], rank[pair[1].ref.number], pair[1].order),
-    )
-    chosen = [s for score, s in scored[:max_sentences] if score > 0]
+    scored = rank_sentences(question, refs)
+    floor = RELATIVE_FLOOR * scored[0][0] if scored else 0.0
+    chosen = [s for score, s in scored[:max_sentences] if score > 0 and score >= floor]
     if chosen:
         lines = [f"- «{_shorten(s.text)}» {_source(s.ref)}" for s in chosen]
         intro = f"{HEADER}: frases de las tesis recuperadas que mejor coinciden con la pregunta."

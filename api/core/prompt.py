@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from api.core.references import MODERN_YEAR, Reference, all_predate, validity_text
+from api.core.references import MODERN_YEAR, Reference, all_predate
+from api.core.validity import describe
 
 
 def valid_numbers(refs: Sequence[Reference]) -> str:
@@ -37,7 +38,7 @@ def build_context(refs: Sequence[Reference]) -> str:
             f"Similitud: {_percent(ref.max_similarity)} (máxima; promedio "
             f"{_percent(ref.avg_similarity)} en {ref.chunk_count} fragmento(s))",
             f"Puntuación final: {ref.final_score:.3f}",
-            f"Vigencia: {validity_text(ref.status)}",
+            f"Vigencia: {describe(ref.status)}",
         ]
         for fragment in ref.fragments:
             lines.append(f"--- Fragmento (líneas {fragment.lines}) ---")
@@ -70,9 +71,9 @@ _PRIORITY_RULES = "\n".join(
 
 def _alerts(refs: Sequence[Reference]) -> list[str]:
     alerts = [
-        f"- La referencia {ref.marker} está {validity_text(ref.status)}: adviértelo al citarla."
+        f"- La referencia {ref.marker} está {describe(ref.status)}: adviértelo al citarla."
         for ref in refs
-        if ref.superseded
+        if not ref.status.vigente
     ]
     if all_predate(refs):
         alerts.append(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from api.core.models import Chunk, Hit, TesisTipo, Validity
+from api.core.validity import loses_force
 
 MAX_REFERENCES_LIMIT = 50
 # Sources older than this year trigger the "every source predates 2000" warning (seed 000).
@@ -72,26 +73,8 @@ class Reference:
 
     @property
     def superseded(self) -> bool:
-        """True when an SJF note says the criterion no longer stands (fully or partly)."""
-        return not self.status.vigente
-
-
-def validity_text(status: Validity) -> str:
-    """Spanish status sentence: 'vigente' or 'superada por 2006225 (P./J. 21/2014) desde …'."""
-    if status.vigente:
-        return "vigente"
-    words = [status.estado.replace("_", " ")]
-    if status.parcial:
-        words.append("parcialmente")
-    if status.por_registro is not None:
-        words.append(f"por {status.por_registro}")
-        if status.por_clave:
-            words.append(f"({status.por_clave})")
-    elif status.por_clave:
-        words.append(f"por {status.por_clave}")
-    if status.desde is not None:
-        words.append(f"desde {status.desde.isoformat()}")
-    return " ".join(words)
+        """True when an SJF note says the criterion no longer stands (``loses_force``)."""
+        return loses_force(self.status)
 
 
 def all_predate(refs: Sequence[Reference], year: int = MODERN_YEAR) -> bool:

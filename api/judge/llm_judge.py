@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from api.core.models import Hit
-from api.core.references import validity_text
+from api.core.validity import describe, loses_force
 from api.judge.models import (
     MAX_SCALE,
     SUPERSEDED_CAP,
@@ -65,7 +65,7 @@ def build_judge_messages(query: str, hits: Sequence[Hit], max_chars: int = 1500)
         p, chunk = hit.passage, hit.passage.chunk
         header = (
             f"### registro={p.registro} startLine={chunk.start_line} endLine={chunk.end_line}"
-            f" · {p.tipo} · {p.epoca} ({p.anio}) · {validity_text(hit.status)}"
+            f" · {p.tipo} · {p.epoca} ({p.anio}) · {describe(hit.status)}"
         )
         text = chunk.text if len(chunk.text) <= max_chars else chunk.text[:max_chars] + " …"
         blocks.append(f"{header}\n{text}")
@@ -216,7 +216,7 @@ def _judged(hit: Hit, verdict: _Verdict | None) -> JudgedFragment:
         )
     relevance, reason, matched_by = verdict
     score = legal_score(relevance, hit)
-    if not hit.status.vigente:
+    if loses_force(hit.status):
         reason = f"{reason} ({hit.status.estado}: máximo {SUPERSEDED_CAP})".strip()
     return JudgedFragment(
         hit.registro,

@@ -15,13 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.core.epocas import epoca_number
 from api.core.models import Hit
+from api.core.validity import loses_force
 
 MatchedBy = Literal["span", "registro", "none"]
 JudgeKind = Literal["llm", "offline"]
 
 # Legal post-processing (multipliers on a relevance in [0, 1]): a binding jurisprudencia beats
 # an aislada of equal relevance, the current épocas (Décima on, after the 2011 reforms) beat
-# older ones, and a criterion that lost force is capped whatever its relevance. Unknown épocas
+# older ones, and a criterion that lost force (``validity.loses_force``) is capped whatever its
+# relevance. Unknown épocas
 # (generic corpora) get 1.0. Same values as the scoring module's default época factors.
 AISLADA_FACTOR = 0.9
 EPOCA_FACTORS = {12: 1.0, 11: 1.0, 10: 1.0, 9: 0.9, 8: 0.8}
@@ -108,14 +110,14 @@ def legal_score(relevance: float, hit: Hit) -> float:
     """Relevance in [0, 1] adjusted by tipo and época, then capped if superseded."""
     tipo_factor = 1.0 if hit.passage.tipo == "Jurisprudencia" else AISLADA_FACTOR
     score = max(0.0, min(1.0, relevance)) * tipo_factor * epoca_factor(hit.passage.epoca)
-    return min(score, SUPERSEDED_CAP) if not hit.status.vigente else score
+    return min(score, SUPERSEDED_CAP) if loses_force(hit.status) else score
 
 
 def legal_notes(hit: Hit) -> str:
     """Short Spanish description of what the legal rules saw: 'jurisprudencia, Décima Época'."""
     tipo = "jurisprudencia" if hit.passage.tipo == "Jurisprudencia" else "tesis aislada"
     notes = f"{tipo}, {hit.passage.epoca or 'época desconocida'} ({hit.passage.anio})"
-    if not hit.status.vigente:
+    if loses_force(hit.status):
         notes += f"; {hit.status.estado}: puntuación limitada a {SUPERSEDED_CAP}"
     return notes
 

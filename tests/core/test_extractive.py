@@ -1,0 +1,197 @@
+from __future__ import annotations
+
+import json
+import math
+from datetime import date
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from api.core.chunking import chunk_tesis
+from api.core.citations import check_citations
+from api.core.extractive import HEADER, extractive_answer, split_sentences, transcription
+from api.core.models import Chunk, Hit, Passage, ScoreBreakdown, Tesis, Validity
+from api.core.references import consolidate
+from api.core.text import analyze
+from api.core.validity import parse_notes
+from api.ingest.loaders import read_records
+from api.ingest.records import Parsed, parse_record
+from tests.fakes import make_hit
+
+REPO = Path(__file__).resolve().parents[2]
+QUESTIONS = REPO.parent / "shared" / "data" / "tesis" / "preguntas_12.json"
+
+
+def refs_for(*hits: Hit):  # type: ignore[no-untyped-def]
+    return consolidate(list(hits))
+
+
+def test_picks_the_sentences_that_match_the_question_with_their_numbers() -> None:
+    refs = refs_for(
+        make_hit(1, 0, "El plazo es de treinta días. Nada que ver aquí con el tema."),
+        make_hit(2, 0, "La suspensión provisional procede contra actos de autoridad. "
+                       "Otra frase sin relación alguna."),
+    )  # fmt: skip
+    text = extractive_answer("¿Cuándo procede la suspensión provisional?", refs, max_sentences=1)
+
+    assert text.startswith(f"{HEADER}:")
+    assert "«La suspensión provisional procede contra actos de autoridad.» " in text
+    assert text.rstrip().endswith("[2]")
+    assert check_citations(text, 2).cited == (2,)
+
+
+def test_each_sentence_carries_epoca_year_and_tipo() -> None:
+    refs = refs_for(make_hit(5, 0, "El interés legítimo basta para el amparo.", anio=2014,
+                             tipo="Jurisprudencia"))  # fmt: skip
+    text = extractive_answer("interés legítimo", refs)
+    assert "(Décima Época, 2014, jurisprudencia) [1]" in text
+
+
+def test_ties_go_to_the_better_ranked_reference() -> None:
+    same = "La prescripción positiva exige posesión pública y continua."
+    refs = refs_for(
+        make_hit(10, 0, same + " Uno."), make_hit(20, 0, "Según otro criterio, " + same)
+    )
+    text = extractive_answer("prescripción positiva", refs, max_sentences=2)
+    assert text.index("[1]") < text.index("[2]")
+
+
+def test_accents_and_stopwords_do_not_matter() -> None:
+    refs = refs_for(make_hit(1, 0, "La pension alimenticia se calcula conforme a la necesidad."))
+    text = extractive_answer("¿Cómo se CALCULA la pensión alimenticia?", refs)
+    assert "«La pension alimenticia se calcula" in text
+    assert "[1]" in text
+
+
+def test_rubro_is_not_quoted_as_a_sentence() -> None:
+    rubro = "SUSPENSIÓN PROVISIONAL. PROCEDE CONTRA ACTOS FUTUROS."
+    refs = refs_for(make_hit(1, 0, f"{rubro}\n\nLa suspensión provisional se concede si hay "
+                                   "apariencia del buen derecho.", rubro=rubro))  # fmt: skip
+    text = extractive_answer("suspensión provisional", refs)
+    assert "«La suspensión provisional se concede" in text
+    assert "«SUSPENSIÓN PROVISIONAL" not in text
+
+
+def test_upper_case_organo_lines_are_not_quoted() -> None:
+    refs = refs_for(make_hit(1, 0, "El tribunal resolvió la revisión.\nTRIBUNAL COLEGIADO DEL "
+                                   "DECIMO CIRCUITO."))  # fmt: skip
+    text = extractive_answer("¿Qué han resuelto los tribunales colegiados?", refs)
+    assert "«El tribunal resolvió la revisión.»" in text
+    assert "DECIMO CIRCUITO" not in text
+
+
+def test_no_matching_sentence_lists_the_rubros() -> None:
+    refs = refs_for(make_hit(1, 0, "Texto sobre otra materia.", rubro="RUBRO DISTINTO."))
+    text = extractive_answer("divorcio incausado", refs)
+    assert "ninguna frase" in text
+    assert "- RUBRO DISTINTO. (" in text
+    assert check_citations(text, 1).cited == (1,)
+
+
+def test_no_references_says_there_is_no_information() -> None:
+    text = extractive_answer("¿Qué es la reparación del daño?", [])
+    assert (
+        text == "No tengo información sobre qué es la reparación del daño en las tesis recuperadas."
+    )
+
+
+def test_warns_about_superseded_and_old_sources() -> None:
+    superada = Validity("superada", por_registro=2006225, desde=date(2014, 4, 28))
+    refs = refs_for(make_hit(1, 0, "El amparo directo procede contra sentencias.", anio=1975),
+                    make_hit(2, 0, "El amparo directo procede también aquí.", anio=1990,
+                             status=superada))  # fmt: skip
+    text = extractive_answer("amparo directo", refs)
+    assert "la referencia [2] está superada por 2006225 desde 2014-04-28" in text
+    assert "todas las fuentes son anteriores a 2000" in text
+
+
+def test_long_sentences_are_shortened_and_bracketed_numbers_neutralized() -> None:
+    long = "La suspensión " + "procede en el caso concreto " * 30 + "[12]."
+    refs = refs_for(make_hit(1, 0, long))
+    text = extractive_answer("suspensión", refs)
+    assert " …» " in text
+    assert check_citations(text, 1).phantom == ()
+
+
+def test_max_sentences_is_validated() -> None:
+    with pytest.raises(ValueError, match="max_sentences must be >= 1, got 0"):
+        extractive_answer("x", [], max_sentences=0)
+
+
+def test_split_sentences_keeps_ordinal_abbreviations() -> None:
+    assert split_sentences("Artículo 1o. de la Constitución. Otra frase.\nTercera") == [
+        "Artículo 1o. de la Constitución.",
+        "Otra frase.",
+        "Tercera",
+    ]
+
+
+def test_transcription_is_verbatim_with_markers() -> None:
+    refs = refs_for(make_hit(3, 0, "Uno."), make_hit(3, 1, "Dos."), make_hit(4, 0, "Tres."))
+    text = transcription(refs)
+    assert "[1] RUBRO DE LA TESIS 3. (Décima Época, 2015, registro 3)\nUno.\nDos." in text
+    assert "[2] RUBRO DE LA TESIS 4." in text
+    assert check_citations(text, 2).cited == (1, 2)
+
+
+# The bundled corpus and the 12 real questions: lexical top chunks -> references -> answer.
+
+
+@cache
+def corpus() -> tuple[dict[int, Tesis], dict[int, Validity]]:
+    tesis: dict[int, Tesis] = {}
+    for item in read_records(REPO / "data" / "tesis.jsonl"):
+        if isinstance(item, tuple):
+            parsed = parse_record(item[1], "tesis.jsonl", item[0], date(2026, 1, 1))
+            if isinstance(parsed, Parsed):
+                tesis[parsed.tesis.registro] = parsed.tesis
+    notes = parse_notes(json.loads((REPO / "data" / "vigencia_notas.json").read_text())).notes
+    return tesis, notes
+
+
+@cache
+def chunk_index() -> list[tuple[Tesis, Chunk, set[str]]]:
+    return [(t, c, set(analyze(c.text))) for t in corpus()[0].values() for c in chunk_tesis(t)]
+
+
+def lexical_hits(question: str, top: int = 12) -> list[Hit]:
+    """The stand-in for search: chunks ranked by the idf of the question terms they contain."""
+    _, notes = corpus()
+    chunks = chunk_index()
+    terms = set(analyze(question))
+    df = {term: sum(term in ts for _, _, ts in chunks) for term in terms}
+    idf = {t: math.log(1 + len(chunks) / n) for t, n in df.items() if n}
+    scored = sorted(
+        ((sum(idf.get(t, 0.0) for t in ts & terms), i) for i, (_, _, ts) in enumerate(chunks)),
+        key=lambda pair: (-pair[0], pair[1]),
+    )[:top]
+    best = scored[0][0] or 1.0
+    hits = []
+    for rank, (score, i) in enumerate(scored, start=1):
+        t, c, _ = chunks[i]
+        s = score / best
+        breakdown = ScoreBreakdown(s, s, 1.0, 1.0, s, 0.0, "default")
+        status = notes.get(t.registro, Validity())
+        hits.append(Hit(Passage.of(t, c), breakdown, rank, rank, status))
+    return hits
+
+
+def questions() -> list[str]:
+    if not QUESTIONS.exists():
+        pytest.skip(f"{QUESTIONS} not found")
+    return [q["texto"] for q in json.loads(QUESTIONS.read_text(encoding="utf-8"))["preguntas"]]
+
+
+def test_twelve_real_questions_cite_only_valid_existing_references() -> None:
+    tesis, _ = corpus()
+    asked = questions()
+    assert len(asked) == 12
+    for question in asked:
+        refs = consolidate(lexical_hits(question), max_references=5)
+        text = extractive_answer(question, refs)
+        check = check_citations(text, len(refs))
+        assert check.phantom == (), question
+        assert check.cited, question
+        cited = {refs[n - 1].registro for n in check.cited}
+        assert cited <= tesis.keys(), question
