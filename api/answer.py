@@ -16,7 +16,7 @@ Example::
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -161,7 +161,9 @@ def stream_answer(
     yield ("answer", answer)
 
 
-def _stream_llm(prep: _Prepared, llm: LLM, timeout: float | None) -> Iterator[StreamEvent]:
+def _stream_llm(
+    prep: _Prepared, llm: LLM, timeout: float | None
+) -> Generator[StreamEvent, None, Answer]:
     """Yield deltas of the LLM reply; return the Answer (EXTRACTIVE when nothing was sent)."""
     n_refs = len(prep.refs)
     cleaner = PhantomFilter(n_refs)

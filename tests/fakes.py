@@ -47,7 +47,9 @@ class ScriptedLLM:
     def model_id(self) -> str:
         return "scripted"
 
-    def _next(self, messages: list[Message], timeout: float | None) -> Reply:
+    def _next(
+        self, messages: list[Message], timeout: float | None
+    ) -> str | list[str | BaseException]:
         self.calls.append([dict(m) for m in messages])
         self.timeouts.append(timeout)
         if not self.replies:

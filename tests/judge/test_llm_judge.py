@@ -25,7 +25,9 @@ def hits() -> list[Hit]:
     ]
 
 
-def entry(registro: int, start: int | None, end: int | None, rel: float, **extra: Any) -> dict:
+def entry(
+    registro: int, start: int | None, end: int | None, rel: float, **extra: Any
+) -> dict[str, Any]:
     item: dict[str, Any] = {"registro": registro, "relevancia": rel, "razon": f"r{registro}"}
     if start is not None:
         item["startLine"] = start

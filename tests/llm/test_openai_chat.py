@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -13,10 +14,10 @@ MESSAGES = [{"role": "system", "content": "Eres útil."}, {"role": "user", "cont
 Handler = Callable[[httpx.Request], httpx.Response]
 
 
-def chat(handler: Handler, **kwargs: object) -> OpenAIChat:
+def chat(handler: Handler, **kwargs: Any) -> OpenAIChat:
     return OpenAIChat(
         "http://llm.test/v1/", "modelo-x", transport=httpx.MockTransport(handler), **kwargs
-    )  # type: ignore[arg-type]
+    )
 
 
 def reply(content: object) -> httpx.Response:
