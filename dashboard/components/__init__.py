@@ -1,0 +1,1 @@
+"""Reusable Streamlit pieces: API status, filters, references, charts."""

@@ -1,0 +1,152 @@
+"""Altair charts sized for a laptop screen; Spanish titles, épocas in their historical order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import altair as alt
+import pandas as pd
+
+from dashboard.formatting import EPOCAS
+
+EPOCA_COLORS = (
+    "#9e9e9e", "#8d6e63", "#795548", "#a1887f", "#6d4c41", "#ffb300",
+    "#fb8c00", "#e53935", "#8e24aa", "#1e88e5", "#00897b", "#43a047",
+)  # fmt: skip
+STATUS_COLORS = {"Vigente": "#2e7d32", "No vigente": "#c62828"}
+HEIGHT = 280
+
+
+def epoca_scale(present: Sequence[str] = ()) -> alt.Scale:
+    """Colours fixed per época so every chart agrees; unknown names appended in grey."""
+    extra = [e for e in present if e not in EPOCAS]
+    return alt.Scale(domain=[*EPOCAS, *extra], range=[*EPOCA_COLORS, *["#607d8b"] * len(extra)])
+
+
+def counts_bar(
+    buckets: Sequence[Mapping[str, Any]],
+    title: str,
+    key_title: str,
+    sort: Sequence[str] | None = None,
+    horizontal: bool = True,
+) -> alt.Chart:
+    """Bars of ``[{key, count}]``."""
+    df = pd.DataFrame(list(buckets), columns=["key", "count"])
+    order: Any = list(sort) if sort is not None else "-x" if horizontal else "x"
+    key_enc = alt.Y if horizontal else alt.X
+    val_enc = alt.X if horizontal else alt.Y
+    return (
+        alt.Chart(df, title=title, height=HEIGHT)
+        .mark_bar()
+        .encode(
+            key_enc("key:N", title=key_title, sort=order),
+            val_enc("count:Q", title="Tesis"),
+            tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("count:Q", title="Tesis")],
+        )
+    )
+
+
+def epoca_bar(buckets: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
+    df = pd.DataFrame(list(buckets), columns=["key", "count"])
+    present = [k for k in EPOCAS if k in set(df["key"])] + [k for k in df["key"] if k not in EPOCAS]
+    return (
+        alt.Chart(df, title=title, height=HEIGHT)
+        .mark_bar()
+        .encode(
+            alt.Y("key:N", title="Época", sort=present),
+            alt.X("count:Q", title="Tesis"),
+            alt.Color("key:N", scale=epoca_scale(present), legend=None),
+            tooltip=[alt.Tooltip("key:N", title="Época"), alt.Tooltip("count:Q", title="Tesis")],
+        )
+    )
+
+
+def year_bars(
+    buckets: Sequence[Mapping[str, Any]], title: str, series: str | None = None
+) -> alt.Chart:
+    """Counts per year (``key`` is the year); one colour per ``series`` if given."""
+    df = pd.DataFrame(list(buckets))
+    df["year"] = pd.to_numeric(df["key"], errors="coerce")
+    enc: dict[str, Any] = {
+        "x": alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
+        "y": alt.Y("count:Q", title="Tesis"),
+        "tooltip": [
+            alt.Tooltip("year:Q", title="Año", format="d"),
+            alt.Tooltip("count:Q", title="Tesis"),
+        ],
+    }
+    if series:
+        enc["color"] = alt.Color(f"{series}:N", title="Serie")
+        enc["tooltip"].insert(0, alt.Tooltip(f"{series}:N", title="Serie"))
+    return alt.Chart(df, title=title, height=HEIGHT).mark_bar(opacity=0.8).encode(**enc)
+
+
+def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
+    """Tesis on a time axis: x = date, y = época, colour = época, shape = vigencia."""
+    df = pd.DataFrame(list(items))
+    present = [e for e in EPOCAS if e in set(df["epoca"])] + sorted(set(df["epoca"]) - set(EPOCAS))
+    return (
+        alt.Chart(df, height=max(HEIGHT, 40 * len(present)))
+        .mark_point(size=110, filled=True, opacity=0.85)
+        .encode(
+            alt.X("fecha:T", title="Fecha", axis=alt.Axis(format="%Y")),
+            alt.Y("epoca:N", title="Época", sort=present),
+            alt.Color("epoca:N", title="Época", scale=epoca_scale(present)),
+            alt.Shape(
+                "vigencia:N",
+                title="Vigencia",
+                scale=alt.Scale(domain=list(STATUS_COLORS), range=["circle", "cross"]),
+            ),
+            alt.Stroke(
+                "vigencia:N",
+                scale=alt.Scale(domain=list(STATUS_COLORS), range=list(STATUS_COLORS.values())),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("registro:Q", title="Registro", format="d"),
+                alt.Tooltip("rubro_corto:N", title="Rubro"),
+                alt.Tooltip("anio:Q", title="Año", format="d"),
+                alt.Tooltip("epoca:N", title="Época"),
+                alt.Tooltip("estado:N", title="Vigencia"),
+            ],
+        )
+        .interactive(bind_y=False)
+    )
+
+
+def histogram(bins: Sequence[Mapping[str, Any]], title: str, series: str = "profile") -> alt.Chart:
+    """Pre-binned counts ``[{low, high, count, <series>}]``."""
+    df = pd.DataFrame(list(bins))
+    return (
+        alt.Chart(df, title=title, height=HEIGHT)
+        .mark_bar(opacity=0.75)
+        .encode(
+            alt.X("low:Q", title="Impulso (final / relevancia)", bin="binned"),
+            alt.X2("high:Q"),
+            alt.Y("count:Q", title="Resultados", stack=None),
+            alt.Color(f"{series}:N", title="Perfil"),
+            tooltip=[
+                alt.Tooltip(f"{series}:N", title="Perfil"),
+                alt.Tooltip("low:Q", title="Desde", format=".2f"),
+                alt.Tooltip("high:Q", title="Hasta", format=".2f"),
+                alt.Tooltip("count:Q", title="Resultados"),
+            ],
+        )
+    )
+
+
+def share_lines(df: pd.DataFrame, x: str, title: str) -> alt.Chart:
+    """Shares (0..1) over ``x``, one line per column."""
+    long = df.melt(id_vars=[x], var_name="serie", value_name="valor")
+    return (
+        alt.Chart(long, title=title, height=HEIGHT)
+        .mark_line(point=True)
+        .encode(
+            alt.X(f"{x}:O", title="Periodo"),
+            alt.Y("valor:Q", title="Proporción", axis=alt.Axis(format="%")),
+            alt.Color("serie:N", title="Serie"),
+            tooltip=[alt.Tooltip(f"{x}:O", title="Periodo"), "serie:N",
+                     alt.Tooltip("valor:Q", title="Proporción", format=".1%")],
+        )
+    )  # fmt: skip

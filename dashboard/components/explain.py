@@ -1,0 +1,82 @@
+"""Why the results are what they are: detected intent, discarded hits, citation check."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.formatting import materias_label, pct, score, year
+
+
+def intent_summary(intent: Mapping[str, Any] | None) -> None:
+    """The materia and temporal intent the API detected, with the words that triggered it."""
+    if not intent:
+        return
+    cols = st.columns(4)
+    cols[0].metric("Materia detectada", intent.get("materia") or "Ninguna")
+    cols[1].metric("Intención temporal", intent.get("temporal") or "Ninguna")
+    cols[2].metric("Año de corte", year(intent.get("cutoffYear")))
+    cols[3].metric("Peso de la recencia aplicado", pct(intent.get("recencyWeight"), 0))
+    triggers = [
+        ("materia", intent.get("materiaTriggers")),
+        ("temporal", intent.get("temporalTriggers")),
+    ]
+    words = [f"{kind}: «{', '.join(t)}»" for kind, t in triggers if t]
+    mode = intent.get("mode")
+    st.caption(
+        (f"Modo: {mode}. " if mode else "")
+        + ("Disparadores — " + "; ".join(words) if words else "Sin disparadores en la pregunta.")
+    )
+
+
+DISCARDED_COLUMNS = ["Registro", "Rubro", "Año", "Época", "Código", "Motivo", "Puntuación final"]
+
+
+def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    rows = [
+        [d.get("registro"), d.get("rubro"), year(d.get("anio")), d.get("epoca"),
+         d.get("code"), d.get("reason"), score(d.get("finalScore"))]
+        for d in discarded
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)
+
+
+def discarded_table(discarded: Sequence[Mapping[str, Any]] | None, key: str) -> None:
+    if discarded is None:
+        return
+    if not discarded:
+        st.caption("Ningún resultado descartado.")
+        return
+    st.dataframe(discarded_frame(discarded), hide_index=True, key=key, width="stretch")
+
+
+def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[int]) -> None:
+    """Coverage, cited, phantom (removed) and uncited references."""
+    if not check:
+        return
+    phantoms = sorted({*map(int, check.get("phantom") or []), *phantoms_removed})
+    cols = st.columns(4)
+    cols[0].metric("Cobertura de citas", pct(check.get("coverage"), 0))
+    cols[1].metric("Referencias citadas", len(check.get("cited") or []))
+    cols[2].metric("Citas fantasma eliminadas", len(phantoms))
+    cols[3].metric("Referencias sin citar", len(check.get("uncited") or []))
+    if phantoms:
+        listed = ", ".join(f"[{n}]" for n in phantoms)
+        st.caption(f"Citas a referencias inexistentes, quitadas de la respuesta: {listed}")
+
+
+def references_frame(refs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    from dashboard.formatting import status_text
+
+    rows = [
+        [r.get("number"), r.get("registro"), r.get("rubro"), year(r.get("anio")),
+         r.get("epoca"), materias_label(r.get("materias")), status_text(r.get("status")),
+         pct(r.get("similarity")), pct(r.get("finalScore"))]
+        for r in refs
+    ]  # fmt: skip
+    columns = ["N", "Registro", "Rubro", "Año", "Época", "Materias", "Vigencia",
+               "Similitud", "Puntuación final"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,111 @@
+"""Búsqueda y puntuación: the score of every hit, what was discarded, with vs. without recency."""
+
+import streamlit as st
+
+from dashboard import client
+from dashboard.components import api_status, explain, filters, references, scoring
+from dashboard.formatting import pct
+
+st.title("Búsqueda y puntuación")
+st.caption(
+    "Cómo se calcula cada resultado: similitud × recencia × época, y qué cambia la recencia."
+)
+schema = api_status.require_api()
+
+
+def _input_has(name: str) -> bool:
+    return schema is None or schema.has("SearchInput", name)
+
+
+with st.form("busqueda_form"):
+    query = st.text_input("Consulta", key="busqueda_query")
+    chosen = filters.filters("busqueda", schema)
+    cols = st.columns(4)
+    with cols[0]:
+        weight = filters.recency_slider("busqueda_recency")
+    top_k = cols[1].number_input("Resultados", 1, 50, 10, key="busqueda_top_k")
+    profiles = filters.enum_options(schema, "ScoringProfile", ("DEFAULT", "SEED"))
+    profile = cols[2].selectbox("Perfil de puntuación", profiles, key="busqueda_profile")
+    modes = filters.enum_options(schema, "RetrievalMode", ("HYBRID", "VECTOR", "LEXICAL"))
+    mode = cols[3].selectbox("Recuperación", modes, key="busqueda_mode")
+    superseded = temporal = None
+    if _input_has("includeSuperseded"):
+        superseded = st.checkbox("Incluir tesis superadas", key="busqueda_superseded")
+    if _input_has("temporalMode") and schema is not None:
+        field = schema.field_type("SearchInput", "temporalMode")
+        options = [None, *schema.enum_values(field.named if field else "")]
+        temporal = st.selectbox("Modo temporal", options, key="busqueda_temporal",
+                                format_func=lambda v: "Automático" if v is None else v)  # fmt: skip
+    searched = st.form_submit_button("Buscar", type="primary", key="busqueda_search")
+
+if searched and query.strip():
+    base = {"query": query, "filters": chosen, "topK": top_k, "profile": profile, "mode": mode,
+            "includeSuperseded": superseded, "temporalMode": temporal}  # fmt: skip
+    st.session_state.pop("busqueda_ref", None)
+    st.session_state["busqueda_result"] = api_status.attempt(
+        "Búsqueda", client.search, {**base, "recencyWeight": weight}
+    )
+    if schema is None or schema.root_of("compareRankings"):
+        sides = {"recencyWeight": weight, "profile": profile}
+        ask = {"query": query, "filters": chosen, "topK": top_k, "a": sides,
+               "b": {**sides, "recencyWeight": 0.0}}  # fmt: skip
+        compare = api_status.attempt("Comparación", client.compare_rankings, ask)
+    else:
+        without = api_status.attempt("Búsqueda", client.search, {**base, "recencyWeight": 0.0})
+        found = st.session_state["busqueda_result"]
+        compare = (
+            found and without and scoring.comparison_from_searches(found["hits"], without["hits"])
+        )
+    st.session_state["busqueda_compare"] = compare
+elif searched:
+    st.warning("Escriba una consulta.")
+
+result = st.session_state.get("busqueda_result")
+if result:
+    hits = result.get("hits") or []
+    cols = st.columns(4)
+    cols[0].metric("Candidatos puntuados", result.get("candidates", "—"))
+    cols[1].metric("Peso de la recencia", pct(result.get("recencyWeight"), 0))
+    cols[2].metric("Perfil", str(result.get("profile", "—")))
+    cols[3].metric("Recuperación", str(result.get("mode", "—")))
+    st.subheader("Intención detectada")
+    if "intent" in result:
+        explain.intent_summary(result["intent"])
+    else:
+        api_status.not_available("Detección de intención", "SearchPayload.intent")
+    st.subheader("Desglose de la puntuación")
+    frame = scoring.breakdown_frame(hits)
+    st.dataframe(scoring.breakdown_styler(frame), hide_index=True, key="busqueda_breakdown")
+    if hits:
+        st.caption("Detalle de cada resultado:")
+        numbered = {i + 1: references.hit_as_reference(h, i + 1) for i, h in enumerate(hits)}
+        references.badge_bar(sorted(numbered), "busqueda_ref")
+        opened = st.session_state.get("busqueda_ref")
+        if opened in numbered:
+            references.reference_panel(numbered[opened])
+    st.subheader("Descartadas")
+    if "discarded" in result:
+        explain.discarded_table(result["discarded"], "busqueda_discarded")
+    else:
+        api_status.not_available("Resultados descartados con motivo", "SearchPayload.discarded")
+
+compare = st.session_state.get("busqueda_compare")
+if result and compare:
+    st.subheader("Con y sin recencia")
+    if schema is not None and not schema.root_of("compareRankings"):
+        api_status.not_available("compareRankings", "compareRankings")
+        st.caption("Mientras tanto, la comparación se calcula con dos búsquedas.")
+    titles = {int(h["registro"]): h for h in result.get("hits") or []}
+    rank_a, rank_b = scoring.rank_of(compare["a"]), scoring.rank_of(compare["b"])
+    left, right = st.columns(2)
+    left.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
+    left.dataframe(scoring.side_styler(scoring.side_frame(compare["a"], rank_b, titles)),
+                   hide_index=True, key="busqueda_side_a")  # fmt: skip
+    right.markdown("**Sin recencia** (peso 0 %)")
+    right.dataframe(scoring.side_styler(scoring.side_frame(compare["b"], rank_a, titles)),
+                    hide_index=True, key="busqueda_side_b")  # fmt: skip
+    cols = st.columns(3)
+    tau = compare.get("kendallTau")
+    cols[0].metric("τ de Kendall", "—" if tau is None else f"{tau:.2f}")
+    cols[1].metric("Entran con recencia", len(compare.get("entered") or []))
+    cols[2].metric("Salen con recencia", len(compare.get("dropped") or []))

@@ -1,0 +1,100 @@
+"""Selections the dashboard asks for, named as in ``schema.graphql`` and the announced API.
+
+Fields the running API lacks are trimmed before sending (:func:`dashboard.selection.render`).
+"""
+
+from __future__ import annotations
+
+from dashboard.selection import on, sel
+
+STATUS = sel("vigente estado parcial porRegistro porClave desde")
+CHUNK = sel("index startChar endChar startLine endLine tokens text")
+INTENT = sel("materia materiaTriggers temporal temporalTriggers mode cutoffYear recencyWeight")
+DISCARDED = sel("registro rubro anio epoca code reason finalScore")
+HIT = sel(
+    "registro rubro clave epoca anio fecha tipo materias instancia similarity relevance "
+    "lexicalScore recencyFactor epocaFactor finalScore boost rank rankWithoutRecency",
+    chunk=CHUNK,
+    status=STATUS,
+)
+SEARCH_PAYLOAD = sel(
+    "candidates recencyWeight profile mode",
+    hits=HIT,
+    timings=sel("embedMs retrieveMs scoreMs"),
+    intent=INTENT,
+    discarded=DISCARDED,
+)
+ERRORS = sel("__typename field service message")
+"""Applied to every member of a ``Payload | InputError | ServiceError`` union."""
+SEARCH_RESPONSE = {
+    **ERRORS,
+    **SEARCH_PAYLOAD,
+    **on(
+        SearchPayload=SEARCH_PAYLOAD,
+        InputError=sel("field message"),
+        ServiceError=sel("service message"),
+    ),
+}
+
+TESIS = sel(
+    "registro rubro texto clave epoca anio fecha tipo materias instancia organo precedentes "
+    "partial url",
+    chunks=CHUNK,
+    status=STATUS,
+)
+
+FRAGMENT = sel("chunkIndex startLine endLine startChar endChar similarity text")
+REFERENCE = sel(
+    "number registro rubro clave epoca anio tipo materias url similarity finalScore chunkCount",
+    status=STATUS,
+    fragments=FRAGMENT,
+)
+CHAT_PAYLOAD = sel(
+    "id answer mode ragUsed llmError",
+    references=REFERENCE,
+    citationCheck=sel("cited phantom uncited coverage"),
+    intent=INTENT,
+    discarded=DISCARDED,
+)
+CHAT = {**ERRORS, **CHAT_PAYLOAD}
+
+RANKED = sel("registro rank finalScore rubro anio epoca")
+COMPARE_PAYLOAD = sel(
+    "entered dropped kendallTau",
+    a=RANKED,
+    b=RANKED,
+    rankChanges=sel("registro rankA rankB delta"),
+)
+COMPARE = {**ERRORS, **COMPARE_PAYLOAD}
+
+TIMELINE_ITEM = sel(
+    "registro rubro clave epoca anio fecha tipo materias",
+    status=sel("vigente estado porRegistro porClave desde"),
+)
+TIMELINE = {**ERRORS, **sel("total", items=TIMELINE_ITEM)}
+
+BUCKET = sel("key count")
+DISTRIBUTION = BUCKET
+
+MONITORING = ERRORS | sel(
+    boostHistogram=sel("profile", bins=sel("low high count")),
+    temporal=sel("series", byYear=BUCKET, byEpoca=BUCKET),
+    shares=sel("*"),
+    alerts=sel("code severity count firstSeen lastSeen examples message"),
+)
+
+SEARCH_LOG = sel(
+    "id timestamp question materia temporal profile recencyWeight total",
+    hits=sel("*"),
+    items=sel("id timestamp question materia temporal profile recencyWeight", hits=sel("*")),
+)
+
+CORPUS_STATS = ERRORS | sel(
+    "total",
+    byEpoca=BUCKET,
+    byMateria=BUCKET,
+    byTipo=BUCKET,
+    byYear=BUCKET,
+    coverageGaps=sel("materia cutoffYear countSince"),
+    lastIngest=sel("finishedAt startedAt read stored unchanged rejected warnings chunks"),
+)
