@@ -9,9 +9,13 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from api.core.models import Filters, IngestReport
 from api.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from api.services import Services
 
 
 def _progress(total: int | None) -> object:
@@ -54,7 +58,12 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     services = Services.build(settings)
     started = time.perf_counter()
     progress = None if args.quiet else _progress(_count_lines(paths))
-    report = ingest(paths, services.store, services.embedder, progress=progress)  # type: ignore[arg-type]
+    generic = None
+    if args.generic:
+        from api.ingest.generic import GenericFields
+
+        generic = GenericFields(args.id_field, args.title_field, args.text_field, args.date_field)
+    report = ingest(paths, services.store, services.embedder, progress=progress, generic=generic)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - started
     if not args.quiet:
         sys.stderr.write("\n")
@@ -134,6 +143,62 @@ def _hit_json(hit: object) -> dict[str, object]:
     }  # fmt: skip
 
 
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from api.evaluation import (
+        DEFAULT_WEIGHTS,
+        baselines,
+        best,
+        evaluate,
+        format_table,
+        load_judgements,
+        sweep,
+        to_json,
+    )
+    from api.services import Services
+
+    try:
+        judgements = load_judgements(Path(args.queries))
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    services = Services.build(settings)
+    ensure_loaded(services, settings)
+    configs = baselines(settings.hybrid_alpha, settings.recency_weight) + sweep(
+        DEFAULT_WEIGHTS, args.alpha or [settings.hybrid_alpha]
+    )
+    rows = evaluate(services.search, judgements, configs, k=args.k)
+    services.close()
+    if args.json:
+        print(to_json(rows, args.k))
+        return 0
+    print(f"{len(judgements)} queries, metrics at k={args.k} over whole tesis (%):\n")
+    print(format_table(rows, args.k))
+    chosen = best(rows).config
+    print(f"\nbest: {chosen.name} (current@1, then vigencia@{args.k}, then nDCG)")
+    return 0
+
+
+def cmd_import_notes(args: argparse.Namespace, settings: Settings) -> int:
+    from api.notes import import_notes
+    from api.services import Services
+
+    services = Services.build(settings)
+    try:
+        report = import_notes(Path(args.file), services.store)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        services.close()
+    for problem in report.rejected:
+        print(f"rejected: {problem}")
+    print(
+        f"imported {report.imported} notes ({report.in_corpus} about stored tesis, "
+        f"{report.unknown} about registros not in the store), rejected {len(report.rejected)}"
+    )
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
@@ -157,21 +222,33 @@ def cmd_dashboard(args: argparse.Namespace, settings: Settings) -> int:
     return subprocess.call(dashboard_command(settings, args.port))
 
 
-def ensure_corpus(settings: Settings) -> None:
-    """Ingest the bundled corpus (and notes) when the store is empty."""
+def ensure_loaded(services: Services, settings: Settings) -> None:
+    """Ingest the bundled corpus and import its validity notes when the store is empty."""
     from api.ingest.pipeline import ingest, write_report
+    from api.notes import import_notes
+
+    if services.store.count()[0] > 0:
+        return
+    print(f"Loading the bundled corpus {settings.corpus_path} ...", file=sys.stderr)
+    progress = _progress(_count_lines([settings.corpus_path]))
+    report = ingest([settings.corpus_path], services.store, services.embedder, progress=progress)  # type: ignore[arg-type]
+    sys.stderr.write("\n")
+    write_report(report, settings.data_dir / "ingest_reports")
+    notes = import_notes(settings.notes_path, services.store)
+    print(
+        f"stored {report.stored} tesis, {report.chunks} chunks; {notes.imported} validity notes",
+        file=sys.stderr,
+    )
+
+
+def ensure_corpus(settings: Settings) -> None:
     from api.services import Services
 
     services = Services.build(settings)
-    tesis, _ = services.store.count()
-    if tesis == 0:
-        print(f"Loading the bundled corpus {settings.corpus_path} ...", file=sys.stderr)
-        report = ingest([settings.corpus_path], services.store, services.embedder,
-                        progress=_progress(_count_lines([settings.corpus_path])))  # type: ignore[arg-type]  # fmt: skip
-        sys.stderr.write("\n")
-        write_report(report, settings.data_dir / "ingest_reports")
-        print(f"stored {report.stored} tesis, {report.chunks} chunks", file=sys.stderr)
-    services.close()
+    try:
+        ensure_loaded(services, settings)
+    finally:
+        services.close()
 
 
 def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
@@ -193,6 +270,11 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = sub.add_parser("ingest", help="Load tesis from CSV (bj.scjn.gob.mx) or JSONL files.")
     ingest.add_argument("paths", nargs="+")
     ingest.add_argument("--quiet", action="store_true", help="No progress bar.")
+    ingest.add_argument("--generic", action="store_true", help="A dated corpus, not tesis.")
+    ingest.add_argument("--id-field", default="id")
+    ingest.add_argument("--title-field", default="name")
+    ingest.add_argument("--text-field", default="description")
+    ingest.add_argument("--date-field", default="created_at")
     ingest.set_defaults(func=cmd_ingest)
 
     search = sub.add_parser("search", help="Recency-aware search.")
@@ -215,6 +297,19 @@ def build_parser() -> argparse.ArgumentParser:
     dashboard = sub.add_parser("dashboard", help="Run the Streamlit dashboard.")
     dashboard.add_argument("--port", type=int)
     dashboard.set_defaults(func=cmd_dashboard)
+
+    evaluation = sub.add_parser("eval", help="Rank labelled queries under each configuration.")
+    evaluation.add_argument(
+        "queries", help='JSONL: {"query", "relevant": {registro: 1-3}, "current": [...]}'
+    )
+    evaluation.add_argument("--k", type=int, default=10)
+    evaluation.add_argument("--alpha", type=float, action="append", help="Hybrid alphas to sweep.")
+    evaluation.add_argument("--json", action="store_true")
+    evaluation.set_defaults(func=cmd_eval)
+
+    notes = sub.add_parser("import-notes", help="Import SJF validity notes (JSON).")
+    notes.add_argument("file")
+    notes.set_defaults(func=cmd_import_notes)
 
     demo = sub.add_parser("demo", help="Load the bundled corpus if empty, serve API + dashboard.")
     demo.set_defaults(func=cmd_demo)

@@ -36,6 +36,7 @@ class EvalConfig:
     recency_weight: float
     alpha: float = 0.5
     baseline: bool = False
+    rules: bool = True  # vigencia re-ranking (reform cutoffs, pre-Novena) on
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,17 +51,22 @@ class EvalRow:
     queries: int
 
 
-def baselines() -> list[EvalConfig]:
+def baselines(alpha: float = 0.3, weight: float = 0.5) -> list[EvalConfig]:
+    """Plain rankings (no recency, no rules) and seed 000's formula, for comparison."""
     return [
-        EvalConfig("vector only (e5 cosine)", "default", "vector", 0.0, baseline=True),
-        EvalConfig("BM25 only", "default", "lexical", 0.0, baseline=True),
-        EvalConfig("seed 000 on raw cosine", "seed", "vector", 0.3, baseline=True),
-    ]
+        EvalConfig("vector only (e5 cosine)", "default", "vector", 0.0, baseline=True, rules=False),
+        EvalConfig("BM25 only", "default", "lexical", 0.0, baseline=True, rules=False),
+        EvalConfig("seed 000 on raw cosine", "seed", "vector", 0.3, baseline=True, rules=False),
+        EvalConfig(
+            f"hybrid a={alpha:g} w={weight:g}, no rules", "default", "hybrid", weight, alpha,
+            baseline=True, rules=False,
+        ),
+    ]  # fmt: skip
 
 
 def sweep(weights: Sequence[float], alphas: Sequence[float]) -> list[EvalConfig]:
     return [
-        EvalConfig(f"default hybrid a={a:g} w={w:g}", "default", "hybrid", w, a)
+        EvalConfig(f"hybrid a={a:g} w={w:g}", "default", "hybrid", w, a)
         for a in alphas
         for w in weights
     ]
@@ -106,6 +112,7 @@ def evaluate(
                 profile=config.profile,
                 mode=config.mode,
                 alpha=config.alpha,
+                apply_rules=config.rules,
             )
             hits = best_chunk_per_tesis(service.search(request, vector).hits)
             years.update({h.registro: h.passage.anio for h in hits})
@@ -126,9 +133,10 @@ def evaluate(
 
 
 def best(rows: Sequence[EvalRow]) -> EvalRow:
-    """The non-baseline configuration with the highest current@1, then nDCG."""
+    """The non-baseline configuration that ranks the criterion in force first most often;
+    ties go to the larger share of in-force tesis (vigencia@k), then to nDCG."""
     candidates = [r for r in rows if not r.config.baseline] or list(rows)
-    return max(candidates, key=lambda r: (r.current_at_1 or 0.0, r.ndcg))
+    return max(candidates, key=lambda r: (r.current_at_1 or 0.0, r.vigencia or 0.0, r.ndcg))
 
 
 def _pct(value: float | None) -> str:

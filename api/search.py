@@ -9,16 +9,33 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Literal
 
 from api.core.fusion import RetrievalMode, merge_candidates
+from api.core.intent import (
+    NO_TEMPORAL,
+    MateriaIntent,
+    TemporalIntent,
+    detect_materia,
+    detect_temporal,
+    effective_recency_weight,
+)
 from api.core.models import Candidate, Discarded, Filters, Hit
+from api.core.reform import DEFAULT_CUTOFFS, ReformConfig, RerankOutcome, apply_reform_rules
 from api.core.scoring import PROFILES, DecayParams, Profile, rank, score_candidates
+from api.core.temporal import sort_by_date, temporal_blend
+from api.core.text import analyze
+from api.core.topic import topic_terms
+from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.settings import Settings
 from api.store.base import VectorStore
 
 MAX_TOP_K = 100
 MAX_CHUNKS_PER_TESIS = 10
+TemporalMode = Literal["auto", "off", "sort", "blend"]
+TEMPORAL_MODES: tuple[TemporalMode, ...] = ("auto", "off", "sort", "blend")
+Route = Literal["relevance", "date_sorted", "blend"]
 MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
 MAX_QUERY_CHARS = 2000
 MIN_YEAR, MAX_YEAR = 1800, 2100
@@ -43,6 +60,12 @@ class SearchConfig:
     threshold: float = 0.0
     max_chunks_per_tesis: int = 2
     decay: DecayParams = field(default_factory=DecayParams)
+    reform: ReformConfig = field(default_factory=ReformConfig)
+    current_weight: float = 0.7
+    superseded_demotion: float = 0.5
+    include_superseded: bool = True
+    temporal_margin: float = 0.05
+    blend_weight: float = 0.5
 
     @classmethod
     def from_settings(cls, settings: Settings, today: date | None = None) -> SearchConfig:
@@ -55,6 +78,17 @@ class SearchConfig:
             oversample=settings.oversample,
             threshold=settings.similarity_threshold,
             max_chunks_per_tesis=settings.max_chunks_per_tesis,
+            reform=ReformConfig(
+                cutoffs=settings.reform_cutoffs or DEFAULT_CUTOFFS,
+                recent_year=settings.reform_recent_year,
+                min_gap_years=settings.reform_min_gap_years,
+                keep_most_recent=settings.reform_keep_most_recent,
+                discard_pre_novena=settings.reform_discard_pre_novena,
+            ),
+            current_weight=settings.current_recency_weight,
+            superseded_demotion=settings.superseded_demotion,
+            temporal_margin=settings.temporal_margin,
+            blend_weight=settings.temporal_blend_weight,
             decay=DecayParams(
                 origin=float(origin),
                 offset=settings.decay_offset_years,
@@ -76,6 +110,10 @@ class SearchRequest:
     alpha: float | None = None
     threshold: float | None = None
     max_chunks_per_tesis: int | None = None
+    include_superseded: bool | None = None
+    temporal_mode: TemporalMode = "auto"
+    apply_rules: bool = True
+    ordering: Literal["earliest", "latest"] | None = None  # force a date-sorted answer
 
     def validate(self) -> None:
         text = self.query.strip()
@@ -95,6 +133,10 @@ class SearchRequest:
         cap = self.max_chunks_per_tesis
         if cap is not None and not 1 <= cap <= MAX_CHUNKS_PER_TESIS:
             raise InvalidRequest("maxChunksPerTesis", f"{cap} is outside 1..{MAX_CHUNKS_PER_TESIS}")
+        if self.temporal_mode not in TEMPORAL_MODES:
+            raise InvalidRequest(
+                "temporalMode", f"{self.temporal_mode!r} is not one of {TEMPORAL_MODES}"
+            )
         if self.profile is not None and self.profile not in PROFILES:
             raise InvalidRequest("profile", f"{self.profile!r} is not one of {PROFILES}")
         f = self.filters
@@ -106,6 +148,18 @@ class SearchRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchIntent:
+    """What the question was read as, and how it was routed."""
+
+    materia: MateriaIntent
+    temporal: TemporalIntent
+    route: Route
+    cutoff_year: int | None
+    rules_applied: bool
+    topic: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SearchResult:
     hits: list[Hit]
     discarded: list[Discarded]
@@ -114,6 +168,7 @@ class SearchResult:
     profile: Profile
     mode: RetrievalMode
     timings_ms: dict[str, float]
+    intent: SearchIntent
 
 
 class SearchService:
@@ -139,14 +194,36 @@ class SearchService:
         return merge_candidates(*lists)
 
     def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
-        """Rank hits for ``request``; pass ``vector`` to reuse an embedding (evaluation)."""
+        """Rank hits for ``request``; pass ``vector`` to reuse an embedding (evaluation).
+
+        Ordering questions ("el primer criterio", "latest") are routed to a date-sorted
+        search over the whole filtered set; the rest to hybrid relevance with recency.
+        Validity notes flag, demote or discard criteria that lost force; the reform rules
+        then discard pre-reform and pre-Novena hits when newer criteria are present.
+        """
         request.validate()
         cfg = self.config
+        timings: dict[str, float] = {}
+        temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
+        if request.ordering is not None:
+            temporal = TemporalIntent(request.ordering, temporal.triggers)
+        ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
+        route: Route = "relevance"
+        if ordering is not None:
+            route = "blend" if request.temporal_mode == "blend" else "date_sorted"
+        weight = effective_recency_weight(
+            request.recency_weight, cfg.recency_weight, temporal, cfg.current_weight
+        )
         mode = request.mode or cfg.mode
         profile = request.profile or cfg.profile
-        weight = cfg.recency_weight if request.recency_weight is None else request.recency_weight
         threshold = cfg.threshold if request.threshold is None else request.threshold
-        timings: dict[str, float] = {}
+        alpha = cfg.alpha if request.alpha is None else request.alpha
+        cap = request.max_chunks_per_tesis or cfg.max_chunks_per_tesis
+        include_superseded = (
+            cfg.include_superseded
+            if request.include_superseded is None
+            else request.include_superseded
+        )
 
         started = time.perf_counter()
         if vector is None:
@@ -154,25 +231,117 @@ class SearchService:
         timings["embed"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        limit = max(request.top_k * cfg.oversample, MIN_POOL)
-        pool = self.candidates(request.query, vector, request.filters, limit, mode)
+        topic: tuple[str, ...] = ()
+        if route == "date_sorted":
+            topic = tuple(topic_terms(request.query, temporal.triggers))
+            pool = self.dated_pool(
+                vector, request.filters, threshold, topic, ordering, request.top_k
+            )
+        else:
+            limit = max(request.top_k * cfg.oversample, MIN_POOL)
+            pool = self.candidates(request.query, vector, request.filters, limit, mode)
         pool = [c for c in pool if c.similarity >= threshold]
+        statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
         timings["retrieve"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        alpha = cfg.alpha if request.alpha is None else request.alpha
-        cap = request.max_chunks_per_tesis or cfg.max_chunks_per_tesis
-        scored = score_candidates(pool, weight, profile, mode, alpha, cfg.decay)
-        hits = cap_chunks_per_tesis(scored, cap)[: request.top_k]
+
+        def score(candidates: list[Candidate]) -> list[Hit]:
+            return score_candidates(candidates, weight, profile, mode, alpha, cfg.decay)
+
+        scored = score(pool)
+        missing = replacements_to_fetch(scored, statuses)
+        if missing:  # pull the replacing criteria into the candidates
+            pool = merge_candidates(pool, self.replacements(vector, missing))
+            statuses = {**statuses, **self.store.get_validity(missing)}
+            scored = score(pool)
+        hits, discarded = apply_validity(
+            scored, statuses, include_superseded, cfg.superseded_demotion
+        )
+        if ordering is not None and route == "date_sorted":
+            hits = sort_by_date(hits, ordering)[: request.top_k]
+        elif ordering is not None:
+            top = cap_chunks_per_tesis(hits, cap)[: request.top_k * cfg.oversample]
+            hits = cap_chunks_per_tesis(temporal_blend(top, ordering, cfg.blend_weight), cap)
+            hits = hits[: request.top_k]
+        else:
+            hits = cap_chunks_per_tesis(hits, cap)[: request.top_k]
+
+        materia = detect_materia(
+            request.query, request.filters.materias, [h.passage.materias for h in hits]
+        )
+        outcome = self.apply_rules(hits, materia, ordering, request.apply_rules)
+        kept = outcome.kept
+        if ordering is not None and route == "date_sorted":
+            kept = sort_by_date(kept, ordering)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
-            hits=hits,
-            discarded=[],
+            hits=kept,
+            discarded=discarded + outcome.discarded,
             candidates=len(pool),
             recency_weight=weight,
             profile=profile,
             mode=mode,
             timings_ms=timings,
+            intent=SearchIntent(
+                materia=materia,
+                temporal=temporal,
+                route=route,
+                cutoff_year=outcome.cutoff_year,
+                rules_applied=outcome.applied,
+                topic=topic,
+            ),
+        )
+
+    def apply_rules(
+        self, hits: list[Hit], materia: MateriaIntent, ordering: str | None, enabled: bool
+    ) -> RerankOutcome:
+        """Reform rules, except for questions about the earliest criteria (history)."""
+        cutoff = self.config.reform.cutoff(materia.materia)
+        if not enabled or ordering == "earliest":
+            return RerankOutcome(hits, [], cutoff, applied=False)
+        return apply_reform_rules(hits, materia.materia, self.config.reform)
+
+    def dated_pool(
+        self,
+        vector: Vectors,
+        filters: Filters,
+        threshold: float,
+        topic: tuple[str, ...],
+        ordering: str | None,
+        top_k: int,
+    ) -> list[Candidate]:
+        """Candidates for a date-sorted answer, drawn from the whole filtered set.
+
+        With a topic: every chunk whose cosine is within ``temporal_margin`` of the best
+        match (and above ``threshold``), narrowed to those containing every topic term when
+        any do. Without one ("the first repository"): the oldest or newest tesis under the
+        filters, straight from the store's date index.
+        """
+        if topic:
+            best = self.store.vector_search(vector, filters, 1)
+            if not best:
+                return []
+            floor = max(threshold, best[0].similarity - self.config.temporal_margin)
+            pool = self.store.vector_search(vector, filters, None, min_similarity=floor)
+            wanted = set(topic)
+            on_topic = [
+                c
+                for c in pool
+                if wanted <= set(analyze(f"{c.passage.rubro} {c.passage.chunk.text}"))
+            ]
+            return on_topic or pool
+        order = "ASC" if ordering == "earliest" else "DESC"
+        dated = self.store.list_tesis(filters, order, top_k)
+        if not dated:
+            return []
+        only = Filters(registros=tuple(t.registro for t in dated))
+        return self.store.vector_search(vector, only, None)
+
+    def replacements(self, vector: Vectors, registros: list[int]) -> list[Candidate]:
+        cap = self.config.max_chunks_per_tesis
+        return self.store.vector_search(
+            vector, Filters(registros=tuple(registros)), len(registros) * cap
         )
 
 

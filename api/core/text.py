@@ -14,7 +14,9 @@ STOPWORDS = frozenset(
     sus tal te tras u un una uno unos unas y ya es son ser fue han ha he hay esta este esto
     estos estas ese esa eso esos esas cual cuales cuando como donde quien quienes cuyo cuya
     dicho dicha dichos dichas otro otra otros otras asi tambien muy ni sino aun the of and
-    or in on to for is are what which
+    or in on to for is are what which was were be been do did does has have had my your our
+    their his her its i we you they me us them this that these those mi mis tu tus nuestro
+    nuestra nuestros nuestras
     """.split()  # noqa: SIM905
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from api.core.models import Filters
-from api.graphql.types import RetrievalMode, ScoringProfile, TesisTipo
+from api.graphql.types import RetrievalMode, ScoringProfile, SortOrder, TemporalMode, TesisTipo
 from api.search import SearchRequest
 
 MAX_LIST_ITEMS = 20
@@ -61,6 +61,17 @@ class SearchInput:
     max_chunks_per_tesis: int | None = strawberry.field(
         default=None, description="Most chunks of one tesis among the hits, 1..10."
     )
+    include_superseded: bool | None = strawberry.field(
+        default=None,
+        description="Keep criteria that lost force (flagged, demoted); false discards them.",
+    )
+    temporal_mode: TemporalMode = strawberry.field(
+        default=TemporalMode.AUTO,
+        description="AUTO: earliest/latest questions are date-sorted over the whole filtered set.",
+    )
+    vigencia_rules: bool = strawberry.field(
+        default=True, description="Apply reform-cutoff and pre-Novena discards."
+    )
 
     def to_core(self) -> SearchRequest:
         return SearchRequest(
@@ -73,4 +84,15 @@ class SearchInput:
             alpha=self.alpha,
             threshold=self.threshold,
             max_chunks_per_tesis=self.max_chunks_per_tesis,
+            include_superseded=self.include_superseded,
+            temporal_mode=self.temporal_mode.value,
+            apply_rules=self.vigencia_rules,
         )
+
+
+@strawberry.input(description="Tesis listed by publication date.")
+class TimelineInput:
+    filters: FiltersInput | None = None
+    order: SortOrder = SortOrder.ASC
+    limit: int = 50
+    offset: int = 0

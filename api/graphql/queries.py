@@ -10,21 +10,57 @@ from starlette.concurrency import run_in_threadpool
 from api.core.models import VIGENTE
 from api.embeddings.base import EmbedderError
 from api.graphql.context import Info
-from api.graphql.inputs import SearchInput
+from api.graphql.inputs import FiltersInput, SearchInput, TimelineInput, filters_to_core
 from api.graphql.types import (
+    Bucket,
+    DiscardedHit,
+    GroupBy,
     InputError,
     SearchHit,
     ServiceError,
     TesisRecord,
+    TimelineItem,
     Timings,
 )
-from api.search import InvalidRequest, SearchResult
-from api.store.base import StoreError
+from api.search import InvalidRequest, SearchIntent, SearchRequest, SearchResult
+from api.store.base import SortOrder, StoreError
+from api.timeline import TimelinePage, distribution, timeline
+
+
+@strawberry.type(description="How the question was read and routed.")
+class Intent:
+    materia: str | None
+    materia_triggers: list[str]
+    materia_source: str | None = strawberry.field(description="filter, question or hits.")
+    temporal: str | None = strawberry.field(description="earliest, latest, current or null.")
+    temporal_triggers: list[str]
+    mode: str = strawberry.field(description="relevance, date_sorted or blend.")
+    cutoff_year: int | None = strawberry.field(description="Reform cutoff of the materia.")
+    rules_applied: bool
+    recency_weight: float
+    topic: list[str] = strawberry.field(description="Topic terms of an ordering question.")
+
+    @classmethod
+    def from_core(cls, intent: SearchIntent, recency_weight: float) -> Intent:
+        return cls(
+            materia=intent.materia.materia,
+            materia_triggers=list(intent.materia.triggers),
+            materia_source=intent.materia.source,
+            temporal=intent.temporal.kind,
+            temporal_triggers=list(intent.temporal.triggers),
+            mode=intent.route,
+            cutoff_year=intent.cutoff_year,
+            rules_applied=intent.rules_applied,
+            recency_weight=recency_weight,
+            topic=list(intent.topic),
+        )
 
 
 @strawberry.type(description="Ranked hits for a question, with the scoring that produced them.")
 class SearchPayload:
     hits: list[SearchHit]
+    discarded: list[DiscardedHit]
+    intent: Intent
     candidates: int = strawberry.field(description="Candidates scored before the top-k cut.")
     recency_weight: float
     profile: str
@@ -35,6 +71,8 @@ class SearchPayload:
     def from_core(cls, result: SearchResult) -> SearchPayload:
         return cls(
             hits=[SearchHit.from_core(h) for h in result.hits],
+            discarded=[DiscardedHit.from_core(d) for d in result.discarded],
+            intent=Intent.from_core(result.intent, result.recency_weight),
             candidates=result.candidates,
             recency_weight=result.recency_weight,
             profile=result.profile,
@@ -47,8 +85,24 @@ class SearchPayload:
         )
 
 
+@strawberry.type(description="A page of tesis in date order.")
+class TimelinePayload:
+    total: int
+    items: list[TimelineItem]
+
+
 SearchResponse = Annotated[
     SearchPayload | InputError | ServiceError, strawberry.union("SearchResponse")
+]
+
+
+TimelineResponse = Annotated[
+    TimelinePayload | InputError | ServiceError, strawberry.union("TimelineResponse")
+]
+
+
+DatedResponse = Annotated[
+    SearchPayload | TimelinePayload | InputError | ServiceError, strawberry.union("DatedResponse")
 ]
 
 
@@ -57,18 +111,101 @@ def service_error(exc: Exception) -> ServiceError:
     return ServiceError(service=service, message=str(exc))
 
 
+async def run_search(info: Info, request: SearchRequest) -> SearchResponse:
+    try:
+        result = await run_in_threadpool(info.context.search.search, request)
+    except InvalidRequest as exc:
+        return InputError(field=exc.field, message=exc.reason)
+    except (StoreError, EmbedderError) as exc:
+        return service_error(exc)
+    return SearchPayload.from_core(result)
+
+
+def timeline_payload(page: TimelinePage) -> TimelinePayload:
+    items = [TimelineItem.from_core(t, s) for t, s in page.items]
+    return TimelinePayload(total=page.total, items=items)
+
+
+async def dated(
+    info: Info, order: SortOrder, query: str | None, filters: FiltersInput | None, limit: int
+) -> DatedResponse:
+    """Earliest/latest: a date-sorted search when there is a question, else the timeline."""
+    try:
+        core_filters = filters_to_core(filters)
+        if query and query.strip():
+            request = SearchRequest(
+                query=query,
+                filters=core_filters,
+                top_k=limit,
+                ordering="earliest" if order == "ASC" else "latest",
+            )
+            return await run_search(info, request)
+        page = await run_in_threadpool(timeline, info.context.store, core_filters, order, limit, 0)
+    except InvalidRequest as exc:
+        return InputError(field=exc.field, message=exc.reason)
+    except StoreError as exc:
+        return service_error(exc)
+    return timeline_payload(page)
+
+
 @strawberry.type
 class Query:
     @strawberry.field(description="Recency-aware search over the tesis.")
     async def search(self, info: Info, input: SearchInput) -> SearchResponse:
         try:
             request = input.to_core()
-            result = await run_in_threadpool(info.context.search.search, request)
         except InvalidRequest as exc:
             return InputError(field=exc.field, message=exc.reason)
-        except (StoreError, EmbedderError) as exc:
+        return await run_search(info, request)
+
+    @strawberry.field(description="Tesis in publication-date order, filtered.")
+    async def timeline(self, info: Info, input: TimelineInput) -> TimelineResponse:
+        try:
+            filters = filters_to_core(input.filters)
+            page = await run_in_threadpool(
+                timeline, info.context.store, filters, input.order.value, input.limit, input.offset
+            )
+        except InvalidRequest as exc:
+            return InputError(field=exc.field, message=exc.reason)
+        except StoreError as exc:
             return service_error(exc)
-        return SearchPayload.from_core(result)
+        return timeline_payload(page)
+
+    @strawberry.field(
+        description="The earliest tesis: on the question's topic, date-sorted over the whole "
+        "filtered set, when a query is given; else simply the oldest under the filters."
+    )
+    async def earliest(
+        self,
+        info: Info,
+        query: str | None = None,
+        filters: FiltersInput | None = None,
+        limit: int = 5,
+    ) -> DatedResponse:
+        return await dated(info, "ASC", query, filters, limit)
+
+    @strawberry.field(description="The latest tesis (on the question's topic when given).")
+    async def latest(
+        self,
+        info: Info,
+        query: str | None = None,
+        filters: FiltersInput | None = None,
+        limit: int = 5,
+    ) -> DatedResponse:
+        return await dated(info, "DESC", query, filters, limit)
+
+    @strawberry.field(description="How many tesis per year, época, materia, tipo or instancia.")
+    async def distribution(
+        self, info: Info, group_by: GroupBy, filters: FiltersInput | None = None
+    ) -> list[Bucket]:
+        try:
+            core_filters = filters_to_core(filters)
+        except InvalidRequest:
+            return []
+        rows = await run_in_threadpool(
+            distribution, info.context.store, group_by.value, core_filters
+        )
+        return [Bucket(key=key, count=count) for key, count in rows]
 
     @strawberry.field(description="One tesis by registro digital; null if not stored.")
     async def tesis(self, info: Info, registro: int) -> TesisRecord | None:

@@ -7,7 +7,8 @@ from enum import Enum
 
 import strawberry
 
-from api.core.models import Chunk, Hit, Tesis, Validity
+from api.core.models import Chunk, Discarded, Hit, Tesis, Validity
+from api.core.validity import describe
 
 
 @strawberry.enum
@@ -21,6 +22,29 @@ class RetrievalMode(Enum):
     HYBRID = "hybrid"
     VECTOR = "vector"
     LEXICAL = "lexical"
+
+
+@strawberry.enum(description="How ordering questions (earliest/latest) are answered.")
+class TemporalMode(Enum):
+    AUTO = "auto"
+    OFF = "off"
+    SORT = "sort"
+    BLEND = "blend"
+
+
+@strawberry.enum
+class SortOrder(Enum):
+    ASC = "ASC"
+    DESC = "DESC"
+
+
+@strawberry.enum
+class GroupBy(Enum):
+    YEAR = "anio"
+    EPOCA = "epoca"
+    MATERIA = "materias"
+    TIPO = "tipo"
+    INSTANCIA = "instancia"
 
 
 @strawberry.enum
@@ -60,6 +84,7 @@ class ValidityStatus:
     por_registro: int | None
     por_clave: str | None
     desde: date | None
+    description: str = strawberry.field(description="e.g. 'superada por 2006225 (…) desde …'.")
 
     @classmethod
     def from_core(cls, v: Validity) -> ValidityStatus:
@@ -70,6 +95,7 @@ class ValidityStatus:
             por_registro=v.por_registro,
             por_clave=v.por_clave,
             desde=v.desde,
+            description=describe(v),
         )
 
 
@@ -126,6 +152,36 @@ class SearchHit:
         )
 
 
+@strawberry.type(description="A hit removed by the vigencia rules, with its reason and scores.")
+class DiscardedHit:
+    registro: int
+    rubro: str
+    epoca: str
+    anio: int
+    tipo: str
+    code: str = strawberry.field(description="PRE_REFORM, PRE_NOVENA or SUPERSEDED.")
+    reason: str
+    similarity: float
+    final_score: float
+    hit: SearchHit
+
+    @classmethod
+    def from_core(cls, d: Discarded) -> DiscardedHit:
+        p = d.hit.passage
+        return cls(
+            registro=p.registro,
+            rubro=p.rubro,
+            epoca=p.epoca,
+            anio=p.anio,
+            tipo=p.tipo,
+            code=d.code,
+            reason=d.reason,
+            similarity=d.hit.score.similarity,
+            final_score=d.hit.score.final_score,
+            hit=SearchHit.from_core(d.hit),
+        )
+
+
 @strawberry.type
 class Timings:
     embed_ms: float
@@ -172,6 +228,41 @@ class TesisRecord:
             chunks=[ChunkSpan.from_core(c) for c in chunks],
             status=ValidityStatus.from_core(status),
         )
+
+
+@strawberry.type(description="A tesis on a time axis.")
+class TimelineItem:
+    registro: int
+    rubro: str
+    clave: str
+    epoca: str
+    anio: int
+    fecha: date | None
+    tipo: str
+    materias: list[str]
+    instancia: str
+    status: ValidityStatus
+
+    @classmethod
+    def from_core(cls, t: Tesis, status: Validity) -> TimelineItem:
+        return cls(
+            registro=t.registro,
+            rubro=t.rubro,
+            clave=t.clave,
+            epoca=t.epoca,
+            anio=t.anio,
+            fecha=t.fecha,
+            tipo=t.tipo,
+            materias=list(t.materias),
+            instancia=t.instancia,
+            status=ValidityStatus.from_core(status),
+        )
+
+
+@strawberry.type
+class Bucket:
+    key: str
+    count: int
 
 
 def sjf_url(registro: int) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 from api.core.chunking import DEFAULT_MAX_TOKENS, chunk_tesis, embedding_text
 from api.core.models import IngestReport, Rejection, Tesis
 from api.embeddings.base import Embedder
+from api.ingest.generic import GenericFields, parse_generic
 from api.ingest.loaders import read_records
 from api.ingest.records import Parsed, parse_record, tesis_to_record
 from api.store.base import TesisEntry, VectorStore
@@ -26,7 +27,9 @@ def fingerprint(tesis: Tesis, model_id: str) -> str:
     return hashlib.sha256(f"{CHUNKER_VERSION}|{model_id}|{payload}".encode()).hexdigest()[:24]
 
 
-def _valid_tesis(paths: Iterable[Path], report: IngestReport, today: date) -> Iterator[Tesis]:
+def _valid_tesis(
+    paths: Iterable[Path], report: IngestReport, today: date, generic: GenericFields | None
+) -> Iterator[Tesis]:
     first_seen: dict[int, tuple[str, int]] = {}
     for path in paths:
         for item in read_records(path):
@@ -36,7 +39,11 @@ def _valid_tesis(paths: Iterable[Path], report: IngestReport, today: date) -> It
                 continue
             line, raw = item
             report.read += 1
-            parsed = parse_record(raw, path.name, line, today)
+            parsed = (
+                parse_record(raw, path.name, line, today)
+                if generic is None
+                else parse_generic(raw, path.name, line, today, generic)
+            )
             if not isinstance(parsed, Parsed):
                 report.rejected.append(parsed)
                 continue
@@ -71,10 +78,15 @@ def ingest(
     today: date | None = None,
     batch_size: int = 64,
     progress: Progress | None = None,
+    generic: GenericFields | None = None,
 ) -> IngestReport:
-    """Store every valid record; report every bad one. Re-running stores nothing new."""
+    """Store every valid record; report every bad one. Re-running stores nothing new.
+
+    ``generic`` reads a non-legal dated corpus (see ``api.ingest.generic``).
+    """
     report = IngestReport()
-    for batch in _batches(_valid_tesis(paths, report, today or date.today()), batch_size):
+    valid = _valid_tesis(paths, report, today or date.today(), generic)
+    for batch in _batches(valid, batch_size):
         prints = {t.registro: fingerprint(t, embedder.model_id) for t in batch}
         stored = store.fingerprints(list(prints))
         changed = [t for t in batch if stored.get(t.registro) != prints[t.registro]]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from api.core.epocas import EPOCA_NAMES, epocas_for_year
 from api.core.models import Chunk, Discarded, Hit, Passage
 from api.core.reform import (
+    AMPARO_CUTOFF,
     DEFAULT_CUTOFFS,
     PRE_NOVENA,
     PRE_REFORM,
@@ -44,12 +45,13 @@ def test_default_cutoffs() -> None:
         "Electoral": 2021,
         "Penal": 2016,
         "Constitucional": 2011,
-        "Común": 2013,
         "Agraria": 1992,
     }
     assert CONFIG.cutoff("laboral") == 2019
-    assert CONFIG.cutoff("COMUN") == 2013
-    assert CONFIG.cutoff("amparo") == 2013
+    assert CONFIG.cutoff("COMUN") is None  # opt-in only: see AMPARO_CUTOFF
+    with_amparo = ReformConfig(cutoffs={**DEFAULT_CUTOFFS, **AMPARO_CUTOFF})
+    assert with_amparo.cutoff("COMUN") == 2013
+    assert with_amparo.cutoff("amparo") == 2013
     assert CONFIG.cutoff("Civil") is None
     assert CONFIG.cutoff(None) is None
 
@@ -79,7 +81,8 @@ def test_pre_novena_when_no_cutoff_applies() -> None:
 
 
 def test_the_comun_reason_names_the_ley_de_amparo() -> None:
-    outcome = apply_reform_rules(rank([hit(1, 2024), hit(2, 2001)]), "Común", CONFIG)
+    config = ReformConfig(cutoffs={**DEFAULT_CUTOFFS, **AMPARO_CUTOFF})
+    outcome = apply_reform_rules(rank([hit(1, 2024), hit(2, 2001)]), "Común", config)
     assert codes(outcome.discarded) == [(2, PRE_REFORM, "2001 < nueva Ley de Amparo 2013")]
 
 

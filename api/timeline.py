@@ -1,0 +1,37 @@
+"""Tesis on a time axis and counts by property, straight from the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from api.core.models import VIGENTE, Filters, Tesis, Validity
+from api.search import InvalidRequest
+from api.store.base import GroupBy, SortOrder, VectorStore
+
+MAX_LIMIT = 200
+MAX_OFFSET = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class TimelinePage:
+    items: list[tuple[Tesis, Validity]]
+    total: int
+
+
+def timeline(
+    store: VectorStore, filters: Filters, order: SortOrder, limit: int, offset: int
+) -> TimelinePage:
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidRequest("limit", f"{limit} is outside 1..{MAX_LIMIT}")
+    if not 0 <= offset <= MAX_OFFSET:
+        raise InvalidRequest("offset", f"{offset} is outside 0..{MAX_OFFSET}")
+    tesis = store.list_tesis(filters, order, limit, offset)
+    statuses = store.get_validity([t.registro for t in tesis])
+    total = sum(store.count_by("tipo", filters).values())
+    return TimelinePage([(t, statuses.get(t.registro, VIGENTE)) for t in tesis], total)
+
+
+def distribution(store: VectorStore, group_by: GroupBy, filters: Filters) -> list[tuple[str, int]]:
+    """Counts sorted by key (years and épocas read in order)."""
+    counts = store.count_by(group_by, filters)
+    return sorted(counts.items(), key=lambda kv: (len(kv[0]), kv[0]) if group_by == "anio" else kv)

@@ -1,0 +1,226 @@
+"""Issue 3 over GraphQL: validity notes, the superseded pair, temporal routing, timelines."""
+
+from __future__ import annotations
+
+import tempfile
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from api.core.models import Filters
+from api.core.validity import loses_force
+from api.ingest.pipeline import ingest
+from api.search import SearchConfig, SearchRequest, SearchService
+from api.services import Services
+from api.store.embedded import EmbeddedStore
+from tests.conftest import run_query
+from tests.fakes import FakeEmbedder
+from tests.ingest.test_ingest import good, write_jsonl
+
+SEARCH = """
+query S($input: SearchInput!) {
+  search(input: $input) {
+    __typename
+    ... on SearchPayload {
+      hits { registro anio rank finalScore status { vigente estado porRegistro description } }
+      discarded { registro anio code reason hit { finalScore recencyFactor } }
+      intent { materia materiaTriggers temporal temporalTriggers mode cutoffYear rulesApplied }
+    }
+    ... on InputError { field message }
+  }
+}
+"""
+CIDH = (
+    "¿Es obligatoria para los jueces mexicanos la jurisprudencia de la Corte Interamericana "
+    "aunque México no haya sido parte?"
+)
+
+
+def search(services: Services, **input_: object) -> dict:
+    return run_query(services, SEARCH, input=input_)["search"]
+
+
+def test_binding_cidh_jurisprudence_ranks_first_and_the_old_one_is_flagged(
+    bundled: Services,
+) -> None:
+    data = search(bundled, query=CIDH)
+    assert data["hits"][0]["registro"] == 2006225
+    old = [h for h in data["hits"] if h["registro"] == 160584]
+    assert old, "160584 should be returned, flagged"
+    assert not old[0]["status"]["vigente"]
+    assert old[0]["status"]["porRegistro"] == 2006225
+    assert old[0]["status"]["description"].startswith("superada por 2006225")
+
+
+def test_without_superseded_the_old_criterion_is_discarded_and_its_replacement_kept(
+    bundled: Services,
+) -> None:
+    data = search(bundled, query=CIDH, includeSuperseded=False)
+    registros = [h["registro"] for h in data["hits"]]
+    assert 160584 not in registros and 2006225 in registros
+    reasons = {d["registro"]: (d["code"], d["reason"]) for d in data["discarded"]}
+    assert reasons[160584][0] == "SUPERSEDED"
+
+
+def test_replacement_is_pulled_in_when_only_the_superseded_tesis_matches(
+    bundled: Services,
+) -> None:
+    """Filtered to 2011 the replacement (2014) cannot match; without the filter a query on
+    the old tesis' own words still brings the replacement along."""
+    words = "criterios de la Corte Interamericana orientadores Estado Mexicano no fue parte"
+    result = bundled.search.search(SearchRequest(query=words, top_k=3))
+    registros = [h.registro for h in result.hits]
+    assert 160584 in registros and 2006225 in registros
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "improcedencia del amparo indirecto",
+        "suspensión provisional en el amparo",
+        CIDH,
+        "pensión alimenticia",
+        "prisión preventiva oficiosa",
+    ],
+)
+def test_a_criterion_that_lost_force_never_appears_unflagged(bundled: Services, query: str) -> None:
+    for include in (True, False):
+        result = bundled.search.search(
+            SearchRequest(query=query, top_k=20, include_superseded=include)
+        )
+        notes = bundled.store.get_validity([h.registro for h in result.hits])
+        for hit in result.hits:
+            if hit.registro in notes and loses_force(notes[hit.registro]):
+                assert include, f"{hit.registro} shown although includeSuperseded is false"
+                assert hit.status == notes[hit.registro]
+
+
+def test_pre_novena_hits_are_discarded_with_reasons(bundled: Services) -> None:
+    data = search(bundled, query="improcedencia del amparo indirecto por actos de la junta")
+    assert data["intent"]["rulesApplied"]
+    assert any(h["anio"] >= 2010 for h in data["hits"])
+    codes = {d["code"] for d in data["discarded"]}
+    assert codes <= {"PRE_REFORM", "PRE_NOVENA", "SUPERSEDED"}
+    for d in data["discarded"]:
+        assert d["reason"] and d["hit"]["finalScore"] >= 0
+
+
+def test_issue_2_question_returns_1970s_and_recent_tesis_each_with_breakdown(
+    bundled: Services,
+) -> None:
+    """Without the vigencia rules the 1970s tesis stay among the hits; with them (the
+    default) they come back under ``discarded`` with their reasons and full breakdown."""
+    question = "improcedencia del amparo indirecto por actos de la junta"
+    plain = search(bundled, query=question, topK=10, vigenciaRules=False, recencyWeight=0.2)
+    years = [h["anio"] for h in plain["hits"]]
+    assert any(1970 <= y < 1980 for y in years) and any(y >= 2010 for y in years), years
+    default = search(bundled, query=question, topK=10)
+    shown = [h["anio"] for h in default["hits"]] + [d["anio"] for d in default["discarded"]]
+    assert any(y >= 2010 for y in shown)
+
+
+@pytest.mark.parametrize(
+    ("query", "kind", "trigger"),
+    [
+        ("¿Cuál fue el primer criterio sobre la suspensión provisional?", "earliest", "primer"),
+        ("What was the earliest ruling on suspensión provisional?", "earliest", "earliest"),
+        ("¿Cuál es el criterio más reciente sobre la suspensión provisional?", "latest", "más reciente"),
+        ("latest criterion on suspensión provisional", "latest", "latest"),
+    ],
+)  # fmt: skip
+def test_temporal_questions_are_date_sorted_in_both_languages(
+    bundled: Services, query: str, kind: str, trigger: str
+) -> None:
+    data = search(bundled, query=query, topK=5)
+    intent = data["intent"]
+    assert (intent["temporal"], intent["mode"]) == (kind, "date_sorted")
+    assert trigger in intent["temporalTriggers"]
+    years = [h["anio"] for h in data["hits"]]
+    assert years == sorted(years, reverse=(kind == "latest"))
+    assert [h["rank"] for h in data["hits"]] == list(range(1, len(years) + 1))
+
+
+def test_current_law_questions_raise_the_recency_weight(bundled: Services) -> None:
+    plain = bundled.search.search(SearchRequest(query="requisitos de la suspensión"))
+    current = bundled.search.search(SearchRequest(query="requisitos actuales de la suspensión"))
+    assert current.intent.temporal.kind == "current"
+    assert current.recency_weight > plain.recency_weight
+
+
+def test_earliest_is_found_outside_the_vector_top_50() -> None:
+    """60 recent tesis match the topic a little better than the oldest one: it ranks 61st
+    by similarity, yet the date-sorted search over the whole filtered set returns it first."""
+    topic = " ".join(f"termino{i}" for i in range(20))
+    store = EmbeddedStore(None, dim=512)
+    recent = [good(1000 + i, rubro=f"RUBRO {i}", texto=topic, anio=1990 + i % 35,
+                   epoca=None) for i in range(60)]  # fmt: skip
+    oldest = good(1, rubro="RUBRO", texto=f"{topic} adicional", anio=1950, epoca=None)
+    source = write_jsonl(Path(tempfile.mkdtemp()) / "t.jsonl", [*recent, oldest])
+    embedder = FakeEmbedder(dim=512)
+    ingest([source], store, embedder, today=date(2026, 1, 1))
+    service = SearchService(store, embedder, SearchConfig())
+    query = f"¿Cuál fue el primer criterio sobre {topic}?"
+    top50 = store.vector_search(service.embed_query(query), Filters(), 50)
+    assert 1 not in {c.passage.registro for c in top50}
+    result = service.search(SearchRequest(query=query, top_k=3))
+    assert result.intent.route == "date_sorted"
+    assert result.hits[0].registro == 1
+
+
+def test_blend_mode_is_available(bundled: Services) -> None:
+    data = search(bundled, query="la jurisprudencia más reciente sobre interés legítimo",
+                  temporalMode="BLEND")  # fmt: skip
+    assert data["intent"]["mode"] == "blend"
+    assert data["hits"]
+
+
+TIMELINE = """
+query T($input: TimelineInput!) {
+  timeline(input: $input) {
+    __typename
+    ... on TimelinePayload { total items { registro anio epoca status { vigente } } }
+    ... on InputError { field message }
+  }
+}
+"""
+
+
+def test_timeline_lists_by_date_with_offset(bundled: Services) -> None:
+    first = run_query(bundled, TIMELINE, input={"order": "ASC", "limit": 5})["timeline"]
+    assert first["total"] == 1060
+    years = [i["anio"] for i in first["items"]]
+    assert years == sorted(years) and years[0] == 1948
+    page2 = run_query(bundled, TIMELINE, input={"order": "ASC", "limit": 5, "offset": 5})
+    assert page2["timeline"]["items"][0]["registro"] not in {i["registro"] for i in first["items"]}
+    recent = run_query(
+        bundled, TIMELINE, input={"order": "DESC", "limit": 3, "filters": {"anioMin": 2020}}
+    )["timeline"]
+    assert all(i["anio"] >= 2020 for i in recent["items"])
+
+
+@pytest.mark.parametrize(("extra", "field"), [({"limit": 0}, "limit"), ({"limit": 500}, "limit"),
+                                               ({"offset": -1}, "offset")])  # fmt: skip
+def test_timeline_bounds(bundled: Services, extra: dict, field: str) -> None:
+    data = run_query(bundled, TIMELINE, input=extra)["timeline"]
+    assert (data["__typename"], data["field"]) == ("InputError", field)
+
+
+def test_earliest_and_latest_conveniences(bundled: Services) -> None:
+    q = """{ earliest(limit: 2) { ... on TimelinePayload { items { anio } } }
+             latest(query: "interés legítimo", limit: 3) { ... on SearchPayload {
+               hits { anio } intent { temporal mode } } } }"""
+    data = run_query(bundled, q)
+    assert [i["anio"] for i in data["earliest"]["items"]] == [1948, 1969]
+    latest = data["latest"]
+    assert latest["intent"] == {"temporal": "latest", "mode": "date_sorted"}
+    years = [h["anio"] for h in latest["hits"]]
+    assert years == sorted(years, reverse=True)
+
+
+def test_distribution_counts_match_the_corpus(bundled: Services) -> None:
+    q = "{ byEpoca: distribution(groupBy: EPOCA) { key count } byYear: distribution(groupBy: YEAR, filters: {anioMin: 2025}) { key count } }"
+    data = run_query(bundled, q)
+    epocas = {b["key"]: b["count"] for b in data["byEpoca"]}
+    assert sum(epocas.values()) == 1060 and epocas["Séptima Época"] == 998
+    assert [b["key"] for b in data["byYear"]] == ["2025", "2026"]
