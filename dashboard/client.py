@@ -21,6 +21,7 @@ from dashboard.queries import (
     CHAT,
     COMPARE,
     CORPUS_STATS,
+    DATED_RESPONSE,
     DISTRIBUTION,
     MONITORING,
     SEARCH_LOG,
@@ -205,10 +206,10 @@ def timeline(timeline_input: Mapping[str, Any]) -> JSON:
 
 
 def extreme(which: str, query: str | None, filters: Mapping[str, Any] | None, limit: int) -> JSON:
-    """``earliest`` or ``latest``: a SearchPayload of the oldest or newest matching tesis."""
+    """``earliest`` / ``latest``: the oldest or newest tesis, as ``hits`` or ``items``."""
     types = {"query": "String", "filters": "FiltersInput", "limit": "Int"}
     variables = {"query": query or None, "filters": filters or None, "limit": limit}
-    return _payload(api_url(), _call(which, SEARCH_RESPONSE, variables, types))
+    return _payload(api_url(), _call(which, DATED_RESPONSE, variables, types))
 
 
 def distribution(group_by: str, filters: Mapping[str, Any] | None = None) -> list[JSON]:

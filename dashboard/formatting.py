@@ -69,6 +69,14 @@ _MODES = {
     "FULL_TEXT": "Texto completo (tesis íntegras, sin modelo de lenguaje)",
 }
 
+_TEMPORAL_MODES = {
+    None: "Según la API",
+    "AUTO": "Automático",
+    "OFF": "Desactivado (sólo relevancia)",
+    "SORT": "Ordenar por fecha",
+    "BLEND": "Mezclar fecha y relevancia",
+}
+
 _SEVERITY = {"critical": "🔴", "error": "🔴", "high": "🔴", "warning": "🟠", "medium": "🟠"}
 
 
@@ -160,6 +168,10 @@ def mode_label(mode: str | None) -> str:
     if not mode:
         return "Modo desconocido"
     return _MODES.get(mode.upper(), mode)
+
+
+def temporal_mode_label(mode: str | None) -> str:
+    return _TEMPORAL_MODES.get(mode, str(mode))
 
 
 def severity_icon(severity: str | None) -> str:

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from dashboard.selection import on, sel
 
-STATUS = sel("vigente estado parcial porRegistro porClave desde")
+STATUS = sel("vigente estado parcial porRegistro porClave desde description")
 CHUNK = sel("index startChar endChar startLine endLine tokens text")
-INTENT = sel("materia materiaTriggers temporal temporalTriggers mode cutoffYear recencyWeight")
-DISCARDED = sel("registro rubro anio epoca code reason finalScore")
+INTENT = sel(
+    "materia materiaTriggers materiaSource temporal temporalTriggers mode cutoffYear "
+    "rulesApplied recencyWeight topic"
+)
+DISCARDED = sel("registro rubro anio epoca tipo code reason similarity finalScore")
 HIT = sel(
     "registro rubro clave epoca anio fecha tipo materias instancia similarity relevance "
     "lexicalScore recencyFactor epocaFactor finalScore boost rank rankWithoutRecency",
@@ -69,7 +72,7 @@ COMPARE = {**ERRORS, **COMPARE_PAYLOAD}
 
 TIMELINE_ITEM = sel(
     "registro rubro clave epoca anio fecha tipo materias",
-    status=sel("vigente estado porRegistro porClave desde"),
+    status=STATUS,
 )
 TIMELINE = {**ERRORS, **sel("total", items=TIMELINE_ITEM)}
 
@@ -98,3 +101,6 @@ CORPUS_STATS = ERRORS | sel(
     coverageGaps=sel("materia cutoffYear countSince"),
     lastIngest=sel("finishedAt startedAt read stored unchanged rejected warnings chunks"),
 )
+
+DATED_RESPONSE = {**SEARCH_RESPONSE, **sel("total", items=TIMELINE_ITEM)}
+"""earliest / latest: a SearchPayload (on a topic) or a TimelinePayload (filters only)."""

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard.formatting import materias_label, pct, score, year
+from dashboard.formatting import materias_label, pct, year
 
 
 def intent_summary(intent: Mapping[str, Any] | None) -> None:
@@ -17,28 +17,49 @@ def intent_summary(intent: Mapping[str, Any] | None) -> None:
         return
     cols = st.columns(4)
     cols[0].metric("Materia detectada", intent.get("materia") or "Ninguna")
-    cols[1].metric("Intención temporal", intent.get("temporal") or "Ninguna")
+    temporal = intent.get("temporal")
+    cols[1].metric("Intención temporal", TEMPORAL.get(temporal or "", temporal or "Ninguna"))
     cols[2].metric("Año de corte", year(intent.get("cutoffYear")))
     cols[3].metric("Peso de la recencia aplicado", pct(intent.get("recencyWeight"), 0))
     triggers = [
         ("materia", intent.get("materiaTriggers")),
         ("temporal", intent.get("temporalTriggers")),
+        ("tema", intent.get("topic")),
     ]
     words = [f"{kind}: «{', '.join(t)}»" for kind, t in triggers if t]
-    mode = intent.get("mode")
-    st.caption(
-        (f"Modo: {mode}. " if mode else "")
-        + ("Disparadores — " + "; ".join(words) if words else "Sin disparadores en la pregunta.")
+    notes = [f"Ordenación: {INTENT_MODES.get(intent.get('mode') or '', intent.get('mode'))}."]
+    if intent.get("materiaSource"):
+        notes.append(
+            f"Materia tomada de: {SOURCES.get(intent['materiaSource'], intent['materiaSource'])}."
+        )
+    if intent.get("rulesApplied") is not None:
+        notes.append(
+            "Reglas de vigencia " + ("aplicadas." if intent["rulesApplied"] else "no aplicadas.")
+        )
+    notes.append(
+        "Disparadores — " + "; ".join(words) if words else "Sin disparadores en la pregunta."
     )
+    st.caption(" ".join(n for n in notes if not n.startswith("Ordenación: None")))
 
 
-DISCARDED_COLUMNS = ["Registro", "Rubro", "Año", "Época", "Código", "Motivo", "Puntuación final"]
+INTENT_MODES = {
+    "relevance": "por relevancia",
+    "date_sorted": "por fecha",
+    "blend": "mezcla de fecha y relevancia",
+}
+SOURCES = {"filter": "los filtros", "question": "la pregunta", "hits": "los resultados"}
+TEMPORAL = {"earliest": "La más antigua", "latest": "La más reciente", "current": "Vigente hoy"}
+
+
+DISCARDED_COLUMNS = [
+    "Registro", "Rubro", "Año", "Época", "Código", "Motivo", "Similitud", "Puntuación final",
+]  # fmt: skip
 
 
 def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     rows = [
         [d.get("registro"), d.get("rubro"), year(d.get("anio")), d.get("epoca"),
-         d.get("code"), d.get("reason"), score(d.get("finalScore"))]
+         d.get("code"), d.get("reason"), pct(d.get("similarity")), pct(d.get("finalScore"))]
         for d in discarded
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)

@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import client
 from dashboard.formatting import EPOCAS, FIRST_YEAR, MATERIAS, TIPOS
 from dashboard.selection import Schema
 
@@ -21,7 +22,7 @@ def filters(prefix: str, schema: Schema | None, expanded: bool = False) -> dict[
     }
     with st.expander("Filtros", expanded=expanded, icon="🔎"):
         left, right = st.columns(2)
-        materias = left.multiselect("Materias", MATERIAS, key=f"{prefix}_materias")
+        materias = left.multiselect("Materias", materia_options(schema), key=f"{prefix}_materias")
         tipo = right.selectbox(
             "Tipo", [ANY, *tipos], key=f"{prefix}_tipo", format_func=lambda v: tipos.get(v, v)
         )
@@ -38,6 +39,18 @@ def filters(prefix: str, schema: Schema | None, expanded: bool = False) -> dict[
     }
     chosen = {k: v for k, v in chosen.items() if v is not None}
     return chosen or None
+
+
+def materia_options(schema: Schema | None) -> list[str]:
+    """The materias of the corpus (``distribution(MATERIA)``), else the known list."""
+    if schema is not None and schema.root_of("distribution"):
+        try:
+            found = sorted(str(b["key"]) for b in client.distribution("MATERIA") if b.get("key"))
+        except client.ApiError:
+            found = []
+        if found:
+            return found
+    return list(MATERIAS)
 
 
 def recency_slider(key: str, default: float = 0.5) -> float:

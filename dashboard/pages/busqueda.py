@@ -4,13 +4,14 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status, explain, filters, references, scoring
-from dashboard.formatting import pct
+from dashboard.formatting import pct, temporal_mode_label
 
 st.title("Búsqueda y puntuación")
 st.caption(
     "Cómo se calcula cada resultado: similitud × recencia × época, y qué cambia la recencia."
 )
 schema = api_status.require_api()
+SUPERSEDED = {None: "Según la API", True: "Mantener (degradadas)", False: "Descartar"}
 
 
 def _input_has(name: str) -> bool:
@@ -28,19 +29,24 @@ with st.form("busqueda_form"):
     profile = cols[2].selectbox("Perfil de puntuación", profiles, key="busqueda_profile")
     modes = filters.enum_options(schema, "RetrievalMode", ("HYBRID", "VECTOR", "LEXICAL"))
     mode = cols[3].selectbox("Recuperación", modes, key="busqueda_mode")
-    superseded = temporal = None
+    superseded = temporal = rules = None
+    extra = st.columns(3)
     if _input_has("includeSuperseded"):
-        superseded = st.checkbox("Incluir tesis superadas", key="busqueda_superseded")
+        superseded = extra[0].selectbox("Tesis que perdieron vigencia", [None, True, False],
+                                        format_func=SUPERSEDED.get, key="busqueda_superseded")  # fmt: skip
     if _input_has("temporalMode") and schema is not None:
         field = schema.field_type("SearchInput", "temporalMode")
         options = [None, *schema.enum_values(field.named if field else "")]
-        temporal = st.selectbox("Modo temporal", options, key="busqueda_temporal",
-                                format_func=lambda v: "Automático" if v is None else v)  # fmt: skip
+        temporal = extra[1].selectbox("Preguntas de orden (más antigua / reciente)", options,
+                                      format_func=temporal_mode_label, key="busqueda_temporal")  # fmt: skip
+    if _input_has("vigenciaRules"):
+        rules = extra[2].checkbox("Aplicar reglas de vigencia (corte por reforma, pre-Novena)",
+                                  value=True, key="busqueda_rules")  # fmt: skip
     searched = st.form_submit_button("Buscar", type="primary", key="busqueda_search")
 
 if searched and query.strip():
     base = {"query": query, "filters": chosen, "topK": top_k, "profile": profile, "mode": mode,
-            "includeSuperseded": superseded, "temporalMode": temporal}  # fmt: skip
+            "includeSuperseded": superseded, "temporalMode": temporal, "vigenciaRules": rules}  # fmt: skip
     st.session_state.pop("busqueda_ref", None)
     st.session_state["busqueda_result"] = api_status.attempt(
         "Búsqueda", client.search, {**base, "recencyWeight": weight}

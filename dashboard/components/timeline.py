@@ -1,0 +1,48 @@
+"""Rows for the Línea de tiempo page: tesis (search hits or timeline items) on a date axis."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from dashboard.formatting import date_es, status_text, tipo_label, vigencia_group
+
+TABLE_COLUMNS = ["Fecha", "Registro", "Rubro", "Época", "Tipo", "Vigencia"]
+
+
+def chart_rows(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One row per tesis; a missing date falls on 1 July of its year."""
+    rows: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for item in items:
+        registro = int(item["registro"])
+        if registro in seen:
+            continue
+        seen.add(registro)
+        rubro = str(item.get("rubro") or "")
+        rows.append(
+            {
+                "registro": registro,
+                "rubro": rubro,
+                "rubro_corto": rubro if len(rubro) <= 90 else rubro[:89] + "…",
+                "anio": item.get("anio"),
+                "fecha": item.get("fecha") or f"{item.get('anio')}-07-01",
+                "fecha_conocida": bool(item.get("fecha")),
+                "epoca": item.get("epoca") or "—",
+                "tipo": tipo_label(item.get("tipo")),
+                "vigencia": vigencia_group(item.get("status")),
+                "estado": status_text(item.get("status")),
+            }
+        )
+    return rows
+
+
+def table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    data = [
+        [date_es(r["fecha"]) if r["fecha_conocida"] else str(r["anio"]), r["registro"],
+         r["rubro"], r["epoca"], r["tipo"], r["estado"]]
+        for r in rows
+    ]  # fmt: skip
+    return pd.DataFrame(data, columns=TABLE_COLUMNS)

@@ -1,0 +1,66 @@
+"""Corpus: tesis by época, materia, tipo and year; coverage gaps; the last ingest."""
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import client
+from dashboard.components import api_status, charts
+from dashboard.formatting import MATERIAS, count, datetime_es, year
+
+st.title("Corpus")
+schema = api_status.require_api()
+api_status.refresh_button("corpus_refresh")
+
+stats = None
+if schema is None or schema.root_of("corpusStats"):
+    stats = api_status.attempt("Estadísticas del corpus", client.corpus_stats)
+elif api_status.offers(schema, "distribution", "Estadísticas del corpus (corpusStats)"):
+    groups = {"byEpoca": "EPOCA", "byMateria": "MATERIA", "byTipo": "TIPO", "byYear": "YEAR"}
+    stats = {
+        k: api_status.attempt("Distribución", client.distribution, g) for k, g in groups.items()
+    }
+    api_status.not_available("Huecos de cobertura e informe de carga", "corpusStats")
+
+if stats:
+    total = stats.get("total") or sum(b["count"] for b in stats.get("byEpoca") or [])
+    st.metric("Tesis en el corpus", count(total))
+    left, right = st.columns(2)
+    if stats.get("byEpoca"):
+        left.altair_chart(charts.epoca_bar(stats["byEpoca"], "Por época"), key="corpus_epoca")
+    if stats.get("byMateria"):
+        right.altair_chart(charts.counts_bar(stats["byMateria"], "Por materia", "Materia"),
+                           key="corpus_materia")  # fmt: skip
+    if stats.get("byTipo"):
+        left.altair_chart(charts.counts_bar(stats["byTipo"], "Por tipo", "Tipo"), key="corpus_tipo")
+    if stats.get("byYear"):
+        right.altair_chart(charts.year_bars(stats["byYear"], "Por año"), key="corpus_year")
+
+    st.subheader("Huecos de cobertura desde la reforma")
+    gaps = stats.get("coverageGaps")
+    if gaps:
+        df = pd.DataFrame([[g.get("materia"), year(g.get("cutoffYear")), g.get("countSince")]
+                           for g in gaps], columns=["Materia", "Año de corte", "Tesis desde el corte"])  # fmt: skip
+        st.dataframe(df, hide_index=True, key="corpus_gaps")
+        st.caption(f"Materias conocidas: {', '.join(MATERIAS)}. Pocas tesis posteriores al corte "
+                   "indican que el corpus puede no reflejar el derecho vigente.")  # fmt: skip
+    elif gaps is not None:
+        st.success("Sin huecos: todas las materias tienen tesis posteriores a su reforma.")
+
+    st.subheader("Última carga")
+    ingest = stats.get("lastIngest")
+    if ingest:
+        cols = st.columns(4)
+        cols[0].metric("Terminó", datetime_es(ingest.get("finishedAt")))
+        cols[1].metric("Leídas", count(ingest.get("read")))
+        cols[2].metric("Guardadas", count(ingest.get("stored")))
+        rejected, warnings = ingest.get("rejected"), ingest.get("warnings")
+        n_rej = len(rejected) if isinstance(rejected, list) else rejected
+        cols[3].metric("Rechazadas", count(n_rej))
+        for label, items in (("Rechazos", rejected), ("Advertencias", warnings)):
+            if isinstance(items, list) and items:
+                with st.expander(f"{label} ({len(items)})"):
+                    st.code("\n".join(map(str, items)), language=None)
+            elif isinstance(items, int):
+                st.caption(f"{label}: {count(items)}")
+    elif ingest is None and "lastIngest" in stats:
+        st.caption("No hay informe de carga.")

@@ -1,0 +1,55 @@
+"""Línea de tiempo: tesis for a query or filters on a time axis, by época and vigencia."""
+
+import streamlit as st
+
+from dashboard import client
+from dashboard.components import api_status, charts, filters, timeline
+from dashboard.formatting import count
+
+st.title("Línea de tiempo")
+st.caption("Cada punto es una tesis: color por época, forma por vigencia (cruz = ya no vigente).")
+schema = api_status.require_api()
+
+with st.form("tiempo_form"):
+    query = st.text_input("Consulta (opcional: sin consulta se usan sólo los filtros)",
+                          key="tiempo_query")  # fmt: skip
+    chosen = filters.filters("tiempo", schema, expanded=True)
+    left, right = st.columns(2)
+    limit = left.number_input("Tesis como máximo", 5, 200, 50, 5, key="tiempo_limit")
+    order = right.radio("Orden", ["ASC", "DESC"], horizontal=True, key="tiempo_order",
+                        format_func={"ASC": "Más antiguas primero",
+                                     "DESC": "Más recientes primero"}.get)  # fmt: skip
+    shown = st.form_submit_button("Mostrar", type="primary", key="tiempo_show")
+
+if shown:
+    if query.strip():
+        ask = {"query": query, "filters": chosen, "topK": min(int(limit), 50)}
+        found = api_status.attempt("Búsqueda", client.search, ask)
+        st.session_state["tiempo_items"] = found and found["hits"]
+    elif api_status.offers(schema, "timeline", "Línea de tiempo por filtros (sin consulta)"):
+        ask = {"filters": chosen, "order": order, "limit": int(limit), "offset": 0}
+        page = api_status.attempt("Línea de tiempo", client.timeline, ask)
+        st.session_state["tiempo_items"] = page and page.get("items")
+        st.session_state["tiempo_total"] = page and page.get("total")
+
+items = st.session_state.get("tiempo_items")
+if items:
+    rows = timeline.chart_rows(items)
+    total = st.session_state.get("tiempo_total")
+    st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else ""))
+    st.altair_chart(charts.timeline(rows), key="tiempo_chart")
+    st.dataframe(timeline.table(rows), hide_index=True, key="tiempo_table")
+elif items is not None:
+    st.info("Ninguna tesis coincide.")
+
+st.subheader("Atajos")
+SHORTCUTS = {"earliest": ("La más antigua", "⏮️"), "latest": ("La más reciente", "⏭️")}
+for column, (which, (label, icon)) in zip(st.columns(2), SHORTCUTS.items(), strict=True):
+    clicked = column.button(label, key=f"tiempo_{which}", icon=icon)
+    if clicked and api_status.offers(schema, which, label):
+        got = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
+        st.session_state[f"tiempo_{which}_hits"] = got and (got.get("hits") or got.get("items"))
+    hits = st.session_state.get(f"tiempo_{which}_hits")
+    if hits:
+        frame = timeline.table(timeline.chart_rows(hits))
+        column.dataframe(frame, hide_index=True, key=f"tiempo_{which}_table")

@@ -1,0 +1,66 @@
+"""Monitoreo: boost distribution, temporal distributions, alerts, recent searches and feedback."""
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import client
+from dashboard.components import api_status, charts, monitoring
+from dashboard.formatting import EPOCAS, datetime_es
+
+st.title("Monitoreo")
+schema = api_status.require_api()
+WINDOWS = {24: "Últimas 24 horas", 168: "Últimos 7 días", 720: "Últimos 30 días"}
+hours = st.selectbox("Periodo", list(WINDOWS), index=1, key="monitoreo_window",
+                     format_func=WINDOWS.get)  # fmt: skip
+api_status.refresh_button("monitoreo_refresh")
+
+if api_status.offers(schema, "monitoring", "Métricas de monitoreo"):
+    data = api_status.attempt("Monitoreo", client.monitoring, hours) or {}
+    st.subheader("Distribución del impulso por recencia")
+    bins = monitoring.histogram_rows(data.get("boostHistogram") or [])
+    if bins:
+        st.altair_chart(charts.histogram(bins, "Impulso = puntuación final / relevancia"),
+                        key="monitoreo_boost")  # fmt: skip
+    else:
+        st.caption("Sin búsquedas en el periodo.")
+    st.subheader("Distribución temporal: recuperadas, citadas y corpus")
+    temporal = data.get("temporal") or []
+    left, right = st.columns(2)
+    by_year = monitoring.temporal_rows(temporal, "byYear")
+    if by_year:
+        chart = charts.year_bars([{**r, "count": r["share"]} for r in by_year],
+                                 "Proporción por año", series="series")  # fmt: skip
+        left.altair_chart(chart, key="monitoreo_years")
+    by_epoca = monitoring.temporal_rows(temporal, "byEpoca")
+    if by_epoca:
+        df = pd.DataFrame(by_epoca).pivot_table(index="key", columns="series", values="share")
+        df = df.reindex(
+            [e for e in EPOCAS if e in df.index] + [e for e in df.index if e not in EPOCAS]
+        )
+        right.dataframe(df.style.format("{:.1%}", na_rep="—"), key="monitoreo_epocas")
+    st.subheader("Fuentes anteriores a la reforma o superadas")
+    shares = data.get("shares")
+    frame, period = monitoring.shares_frame(shares)
+    if frame is not None and period is not None:
+        st.altair_chart(charts.share_lines(frame, period, "Proporción en el tiempo"),
+                        key="monitoreo_shares")  # fmt: skip
+    elif isinstance(shares, dict):
+        monitoring.shares_metrics(shares)
+    st.subheader("Alertas")
+    monitoring.alerts_list(data.get("alerts") or [])
+
+st.subheader("Búsquedas recientes")
+if api_status.offers(schema, "searchLog", "Registro de búsquedas"):
+    entries = api_status.attempt("Registro de búsquedas", client.search_log, 50) or []
+    if entries:
+        st.dataframe(monitoring.log_frame(entries), hide_index=True, key="monitoreo_log")
+        by_id = {str(e["id"]): e for e in entries}
+        chosen = st.selectbox("Ver detalle de", list(by_id), key="monitoreo_entry",
+                              format_func=lambda i: f"{datetime_es(by_id[i].get('timestamp'))} — "
+                              f"{by_id[i].get('question')}")  # fmt: skip
+        can_feedback = schema is None or schema.root_of("feedback") is not None
+        if not can_feedback:
+            api_status.not_available("Opiniones sobre las referencias", "feedback")
+        monitoring.drill_down(by_id[chosen], can_feedback)
+    else:
+        st.caption("Aún no hay búsquedas registradas.")
