@@ -30,7 +30,9 @@ class VigenciaGraphQL(GraphQL[Context, None]):
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Context:
         s = self.services()
-        return Context(settings=s.settings, store=s.store, search=s.search)
+        return Context(
+            settings=s.settings, store=s.store, search=s.search, chat=s.chat, judge=s.judge
+        )
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> Starlette:

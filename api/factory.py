@@ -6,6 +6,7 @@ from pathlib import Path
 
 from api.embeddings.base import Embedder
 from api.embeddings.cache import CachedEmbedder, EmbeddingCache
+from api.llm.base import LLM
 from api.settings import Settings
 from api.store.base import VectorStore
 
@@ -49,3 +50,14 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
     shipped = [settings.embedding_cache_path / SHIPPED_CACHE]
     cache = EmbeddingCache(settings.data_dir / "embedding_cache.sqlite", shipped)
     return CachedEmbedder(inner, cache)
+
+
+def build_llm(settings: Settings) -> LLM | None:
+    """The configured chat model, or None: answers are then extractive and say so."""
+    if not settings.llm_base_url:
+        return None
+    from api.llm.openai_chat import OpenAIChat
+
+    return OpenAIChat(
+        settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout
+    )

@@ -142,6 +142,21 @@ class Settings(BaseSettings):
         0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."
     )
 
+    # Answers (chat) and the judge
+    llm_base_url: str | None = Field(
+        None,
+        description="OpenAI-compatible chat endpoint (`/v1`: OpenAI, Ollama, vLLM, llama.cpp). "
+        "Unset: answers are extractive and say so.",
+    )
+    llm_model: str = Field("gpt-4o-mini", description="Chat model name sent to the endpoint.")
+    llm_api_key: str | None = Field(None, description="API key of the chat endpoint.")
+    llm_timeout: float = Field(
+        30.0, gt=0, le=600, description="Seconds to wait for the chat endpoint before falling back."
+    )
+    max_references: int = Field(
+        5, ge=1, le=50, description="References (whole tesis) an answer may cite, numbered 1..N."
+    )
+
     # API
     host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
     port: int = Field(8000, description="Port of the API.")

@@ -33,7 +33,13 @@ def bundled(bundled_settings: Settings) -> Iterator[Services]:
 
 
 def context_for(services: Services) -> Context:
-    return Context(settings=services.settings, store=services.store, search=services.search)
+    return Context(
+        settings=services.settings,
+        store=services.store,
+        search=services.search,
+        chat=services.chat,
+        judge=services.judge,
+    )
 
 
 def run_query(services: Services, query: str, **variables: Any) -> Any:

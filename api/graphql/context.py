@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import strawberry
 
+from api.chat import ChatService
+from api.judge import Judge
 from api.search import SearchService
 from api.settings import Settings
 from api.store.base import VectorStore
@@ -16,6 +19,10 @@ class Context:
     settings: Settings
     store: VectorStore
     search: SearchService
+    chat: ChatService
+    judge: Judge
+    recorder: Any = None  # api.monitoring.recorder.Recorder once monitoring is wired
+    log: Any = None
 
 
 Info = strawberry.Info[Context, None]

@@ -11,7 +11,8 @@ from strawberry.extensions import (
     QueryDepthLimiter,
 )
 
-from api.graphql.queries import Query
+from api.graphql.chat import ChatQuery, ChatSubscription
+from api.graphql.queries import Query as CoreQuery
 
 MAX_DEPTH = 10
 MAX_ALIASES = 15
@@ -23,8 +24,14 @@ def is_unexpected(error: GraphQLError) -> bool:
     return error.original_error is not None and not isinstance(error.original_error, GraphQLError)
 
 
+@strawberry.type
+class Query(CoreQuery, ChatQuery):
+    """Every read: search, timelines, tesis, chat, judge."""
+
+
 schema = strawberry.Schema(
     query=Query,
+    subscription=ChatSubscription,
     extensions=[
         lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
         lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),

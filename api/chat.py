@@ -1,0 +1,81 @@
+"""Chat: search -> one numbered reference per tesis -> RAG answer (or extractive) -> checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from api.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
+from api.core.models import Filters
+from api.core.references import MAX_REFERENCES_LIMIT, Reference, consolidate, with_all_chunks
+from api.llm.base import LLM
+from api.search import InvalidRequest, SearchRequest, SearchResult, SearchService
+
+# Chunks searched per reference: enough for each tesis to bring its best fragments.
+CHUNKS_PER_REFERENCE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    question: str
+    filters: Filters = field(default_factory=Filters)
+    max_references: int | None = None
+    recency_weight: float | None = None
+    include_superseded: bool | None = None
+
+    def validate(self, default_max: int) -> int:
+        refs = self.max_references or default_max
+        if not 1 <= refs <= MAX_REFERENCES_LIMIT:
+            raise InvalidRequest("maxReferences", f"{refs} is outside 1..{MAX_REFERENCES_LIMIT}")
+        return refs
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    search: SearchResult
+    references: list[Reference]
+    full_text: bool
+
+
+class ChatService:
+    """Answers questions from the tesis; the LLM is optional."""
+
+    def __init__(
+        self,
+        search: SearchService,
+        llm: LLM | None,
+        timeout: float | None = 30.0,
+        max_references: int = 5,
+    ) -> None:
+        self.search = search
+        self.llm = llm
+        self.timeout = timeout
+        self.max_references = max_references
+
+    def prepare(self, request: ChatRequest) -> Prepared:
+        max_refs = request.validate(self.max_references)
+        result = self.search.search(
+            SearchRequest(
+                query=request.question,
+                filters=request.filters,
+                top_k=min(100, max_refs * CHUNKS_PER_REFERENCE),
+                recency_weight=request.recency_weight,
+                include_superseded=request.include_superseded,
+            )
+        )
+        refs = consolidate(result.hits, max_refs)
+        full_text = wants_full_text(request.question)
+        if full_text:
+            store = self.search.store
+            refs = [with_all_chunks(r, store.get_chunks(r.registro)) for r in refs]
+        return Prepared(result, refs, full_text)
+
+    def answer(self, request: ChatRequest) -> tuple[Prepared, Answer]:
+        prepared = self.prepare(request)
+        answer = answer_question(request.question, prepared.references, self.llm, self.timeout)
+        return prepared, answer
+
+    def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
+        prepared = self.prepare(request)
+        events = stream_answer(request.question, prepared.references, self.llm, self.timeout)
+        return prepared, events
