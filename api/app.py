@@ -8,15 +8,19 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
 from api import __version__
+from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
-from api.graphql.schema import schema
+from api.graphql.schema import build_schema
 from api.services import Services
 from api.settings import Settings, get_settings
 
@@ -24,15 +28,47 @@ from api.settings import Settings, get_settings
 class VigenciaGraphQL(GraphQL[Context, None]):
     """Builds each request's context from the services the lifespan created."""
 
-    def __init__(self, services: Callable[[], Services], graphiql: bool) -> None:
-        super().__init__(schema, graphql_ide="graphiql" if graphiql else None)
+    def __init__(self, services: Callable[[], Services], settings: Settings) -> None:
+        super().__init__(
+            build_schema(introspection=settings.graphql_introspection),
+            graphql_ide="graphiql" if settings.graphiql else None,
+        )
         self.services = services
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Context:
         s = self.services()
         return Context(
-            settings=s.settings, store=s.store, search=s.search, chat=s.chat, judge=s.judge
+            settings=s.settings,
+            store=s.store,
+            search=s.search,
+            chat=s.chat,
+            judge=s.judge,
+            authorized=is_authorized(s.settings, presented_key(request)),
         )
+
+
+class ReadKeyMiddleware:
+    """With ``read_requires_key``, refuse /graphql without the key (401) before GraphQL runs."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        needs_key = (
+            self.settings.read_requires_key
+            and scope["type"] in ("http", "websocket")
+            and scope["path"].startswith("/graphql")
+            and scope.get("method") != "OPTIONS"
+        )
+        if needs_key and not is_authorized(self.settings, presented_key(HTTPConnection(scope))):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4401})
+                return
+            response = JSONResponse({"errors": [{"message": "API key required"}]}, 401)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> Starlette:
@@ -56,13 +92,23 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             "version": __version__,
             "store": store,
             "embedder": {"status": "ok", "model": built.embedder.model_id},
+            "llm": {"configured": built.llm is not None},
         }
         return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
 
-    graphql = VigenciaGraphQL(lambda: holder["services"], graphiql=settings.graphiql)
+    graphql = VigenciaGraphQL(lambda: holder["services"], settings)
     routes = [
         Route("/health", health),
         Route("/graphql", graphql, methods=["GET", "POST"]),
         WebSocketRoute("/graphql", graphql),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = [
+        Middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["authorization", "content-type", "x-api-key"],
+        ),
+        Middleware(ReadKeyMiddleware, settings=settings),
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

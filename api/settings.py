@@ -43,7 +43,8 @@ class Settings(BaseSettings):
         None, description="Weaviate API key, if the server has auth."
     )
     weaviate_collection_prefix: str = Field(
-        "Vigencia", description="Prefix of the Weaviate collection names (chunks, tesis, log)."
+        "Vigencia",
+        description="Prefix of the Weaviate collection names (Chunk, Tesis, Validity, SearchLog).",
     )
 
     # Embeddings
@@ -165,13 +166,30 @@ class Settings(BaseSettings):
         "http://127.0.0.1:8000/graphql", description="GraphQL URL the dashboard talks to."
     )
     graphiql: bool = Field(True, description="Serve the GraphiQL IDE at `/graphql`.")
+    graphql_introspection: bool = Field(
+        True, description="Allow schema introspection (GraphiQL and codegen need it)."
+    )
+    api_key: str | None = Field(
+        None,
+        description="When set, mutations (ingest, notes, feedback, deletes) need it as "
+        "`Authorization: Bearer <key>` or `X-API-Key`; the dashboard sends it.",
+    )
+    read_requires_key: bool = Field(
+        False, description="Also require the API key for queries and subscriptions."
+    )
+    cors_origins: list[str] = Field(
+        ["http://127.0.0.1:8501", "http://localhost:8501"],
+        description='Origins allowed by CORS, as JSON (`["https://app.example"]`).',
+    )
 
     @model_validator(mode="after")
-    def _weaviate_needs_url(self) -> Settings:
+    def _consistent(self) -> Settings:
         if self.store == "weaviate" and not self.weaviate_url:
             raise ValueError("VIGENCIA_STORE=weaviate needs VIGENCIA_WEAVIATE_URL")
         if self.embedder == "openai" and not self.embedding_base_url:
             raise ValueError("VIGENCIA_EMBEDDER=openai needs VIGENCIA_EMBEDDING_BASE_URL")
+        if self.read_requires_key and not self.api_key:
+            raise ValueError("VIGENCIA_READ_REQUIRES_KEY needs VIGENCIA_API_KEY")
         return self
 
 

@@ -21,6 +21,7 @@ class Context:
     search: SearchService
     chat: ChatService
     judge: Judge
+    authorized: bool = True  # the request carried the API key (or none is configured)
     recorder: Any = None  # api.monitoring.recorder.Recorder once monitoring is wired
     log: Any = None
 

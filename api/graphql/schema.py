@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import (
+    DisableIntrospection,
     MaskErrors,
     MaxAliasesLimiter,
     MaxTokensLimiter,
     QueryDepthLimiter,
 )
+from strawberry.extensions.base_extension import SchemaExtension
 
 from api.graphql.chat import ChatQuery, ChatSubscription
+from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
 
 MAX_DEPTH = 10
@@ -19,23 +24,38 @@ MAX_ALIASES = 15
 MAX_TOKENS = 2000
 
 
-def is_unexpected(error: GraphQLError) -> bool:
-    """Mask internal errors; keep GraphQL validation and limiter messages readable."""
-    return error.original_error is not None and not isinstance(error.original_error, GraphQLError)
-
-
 @strawberry.type
 class Query(CoreQuery, ChatQuery):
     """Every read: search, timelines, tesis, chat, judge."""
 
 
-schema = strawberry.Schema(
-    query=Query,
-    subscription=ChatSubscription,
-    extensions=[
+@strawberry.type
+class Mutation(DataMutation):
+    """Every write; each needs the API key when one is configured."""
+
+
+def is_unexpected(error: GraphQLError) -> bool:
+    """Mask internal errors; keep validation, limiter and permission messages readable."""
+    original = error.original_error
+    return original is not None and not isinstance(original, GraphQLError)
+
+
+def build_schema(introspection: bool = True) -> strawberry.Schema:
+    """The schema with its limits; ``introspection=False`` hides the schema from clients."""
+    extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
         lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: MaskErrors(should_mask_error=is_unexpected),
-    ],
-)
+    ]
+    if not introspection:
+        extensions.append(DisableIntrospection)
+    return strawberry.Schema(
+        query=Query,
+        mutation=Mutation,
+        subscription=ChatSubscription,
+        extensions=extensions,  # type: ignore[arg-type]
+    )
+
+
+schema = build_schema()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict
 from datetime import date, datetime
 from pathlib import Path
@@ -13,7 +13,7 @@ from api.core.chunking import DEFAULT_MAX_TOKENS, chunk_tesis, embedding_text
 from api.core.models import IngestReport, Rejection, Tesis
 from api.embeddings.base import Embedder
 from api.ingest.generic import GenericFields, parse_generic
-from api.ingest.loaders import read_records
+from api.ingest.loaders import RawRecord, read_records
 from api.ingest.records import Parsed, parse_record, tesis_to_record
 from api.store.base import TesisEntry, VectorStore
 
@@ -27,12 +27,15 @@ def fingerprint(tesis: Tesis, model_id: str) -> str:
     return hashlib.sha256(f"{CHUNKER_VERSION}|{model_id}|{payload}".encode()).hexdigest()[:24]
 
 
+Source = tuple[str, Iterable[RawRecord | Rejection]]
+
+
 def _valid_tesis(
-    paths: Iterable[Path], report: IngestReport, today: date, generic: GenericFields | None
+    sources: Iterable[Source], report: IngestReport, today: date, generic: GenericFields | None
 ) -> Iterator[Tesis]:
     first_seen: dict[int, tuple[str, int]] = {}
-    for path in paths:
-        for item in read_records(path):
+    for name, items in sources:
+        for item in items:
             if isinstance(item, Rejection):
                 report.read += 1
                 report.rejected.append(item)
@@ -40,9 +43,9 @@ def _valid_tesis(
             line, raw = item
             report.read += 1
             parsed = (
-                parse_record(raw, path.name, line, today)
+                parse_record(raw, name, line, today)
                 if generic is None
-                else parse_generic(raw, path.name, line, today, generic)
+                else parse_generic(raw, name, line, today, generic)
             )
             if not isinstance(parsed, Parsed):
                 report.rejected.append(parsed)
@@ -51,11 +54,11 @@ def _valid_tesis(
             if registro in first_seen:
                 where = "{}:{}".format(*first_seen[registro])
                 report.rejected.append(
-                    Rejection(path.name, line, str(registro), "registro",
+                    Rejection(name, line, str(registro), "registro",
                               f"duplicate of the record at {where}; first one kept")
                 )  # fmt: skip
                 continue
-            first_seen[registro] = (path.name, line)
+            first_seen[registro] = (name, line)
             report.warnings.extend(parsed.warnings)
             yield parsed.tesis
 
@@ -84,8 +87,32 @@ def ingest(
 
     ``generic`` reads a non-legal dated corpus (see ``api.ingest.generic``).
     """
+    sources = ((path.name, read_records(path)) for path in paths)
+    return ingest_sources(sources, store, embedder, today, batch_size, progress, generic)
+
+
+def ingest_records(
+    records: Sequence[object], source: str, store: VectorStore, embedder: Embedder
+) -> IngestReport:
+    """Ingest records already in memory (the API's ``ingestTesis``); line = position + 1."""
+    items: list[RawRecord | Rejection] = [
+        (i, r) if isinstance(r, dict) else Rejection(source, i, None, "record", "not an object")
+        for i, r in enumerate(records, start=1)
+    ]
+    return ingest_sources([(source, items)], store, embedder)
+
+
+def ingest_sources(
+    sources: Iterable[Source],
+    store: VectorStore,
+    embedder: Embedder,
+    today: date | None = None,
+    batch_size: int = 64,
+    progress: Progress | None = None,
+    generic: GenericFields | None = None,
+) -> IngestReport:
     report = IngestReport()
-    valid = _valid_tesis(paths, report, today or date.today(), generic)
+    valid = _valid_tesis(sources, report, today or date.today(), generic)
     for batch in _batches(valid, batch_size):
         prints = {t.registro: fingerprint(t, embedder.model_id) for t in batch}
         stored = store.fingerprints(list(prints))
