@@ -46,16 +46,17 @@ TESIS = sel(
     status=STATUS,
 )
 
-FRAGMENT = sel("chunkIndex startLine endLine startChar endChar similarity text")
+FRAGMENT = sel("chunkIndex startLine endLine startChar endChar similarity finalScore text")
 REFERENCE = sel(
-    "number registro rubro clave epoca anio tipo materias url similarity finalScore chunkCount",
+    "number registro rubro clave epoca anio fecha tipo materias url similarity avgSimilarity "
+    "finalScore chunkCount totalTokens",
     status=STATUS,
     fragments=FRAGMENT,
 )
 CHAT_PAYLOAD = sel(
-    "id answer mode ragUsed llmError",
+    "id answer mode ragUsed llmError model phantomRemoved systemPrompt context",
     references=REFERENCE,
-    citationCheck=sel("cited phantom uncited coverage"),
+    citationCheck=sel("cited valid phantom uncited coverage"),
     intent=INTENT,
     discarded=DISCARDED,
 )

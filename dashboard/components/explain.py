@@ -81,7 +81,10 @@ def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[i
     phantoms = sorted({*map(int, check.get("phantom") or []), *phantoms_removed})
     cols = st.columns(4)
     cols[0].metric("Cobertura de citas", pct(check.get("coverage"), 0))
-    cols[1].metric("Referencias citadas", len(check.get("cited") or []))
+    valid = check.get("valid")
+    cols[1].metric(
+        "Referencias citadas", len(valid if valid is not None else check.get("cited") or [])
+    )
     cols[2].metric("Citas fantasma eliminadas", len(phantoms))
     cols[3].metric("Referencias sin citar", len(check.get("uncited") or []))
     if phantoms:

@@ -120,3 +120,14 @@ def hit_as_reference(hit: Mapping[str, Any], number: int) -> dict[str, Any]:
     chunk = dict(hit.get("chunk") or {})
     fragment = {**chunk, "chunkIndex": chunk.get("index"), "similarity": hit.get("similarity")}
     return {**hit, "number": number, "fragments": [fragment] if chunk else [], "chunkCount": 1}
+
+
+def first_per_registro(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The first item of each registro, in order (hits may hold several chunks of one tesis)."""
+    seen: set[int] = set()
+    out = []
+    for item in items:
+        if item["registro"] not in seen:
+            seen.add(item["registro"])
+            out.append(item)
+    return out

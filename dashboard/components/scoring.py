@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 from pandas.io.formats.style import Styler
 
+from dashboard.components.references import first_per_registro
 from dashboard.formatting import pct, score, status_text
 
 BREAKDOWN_COLUMNS = [
@@ -56,16 +57,6 @@ def breakdown_styler(df: pd.DataFrame) -> Styler:
     fmt["Año"] = lambda v: str(v)
     fmt["Registro"] = lambda v: str(v)
     return df.style.format(fmt, na_rep="—").map(_movement_style, subset=["Cambio"])
-
-
-def first_per_registro(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    seen: set[int] = set()
-    out = []
-    for item in items:
-        if item["registro"] not in seen:
-            seen.add(item["registro"])
-            out.append(item)
-    return out
 
 
 def comparison_from_searches(

@@ -1,0 +1,146 @@
+"""Canned API answers for the AppTests (shapes as in schema.graphql / announced.graphql)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+VIGENTE = {"vigente": True, "estado": "vigente", "parcial": False, "porRegistro": None,
+           "porClave": None, "desde": None, "description": "vigente"}  # fmt: skip
+SUPERADA = {"vigente": False, "estado": "superada", "parcial": False, "porRegistro": 2006225,
+            "porClave": "P./J. 21/2014 (10a.)", "desde": "2014-04-28",
+            "description": "superada por 2006225 (P./J. 21/2014 (10a.)) desde 2014-04-28"}  # fmt: skip
+
+TESIS = [
+    # registro, rubro, epoca, anio, fecha, tipo, status
+    (2031616, "INTERÉS SUSPENSIONAL. LO TIENEN LAS ESCUELAS.", "Duodécima Época", 2025,
+     "2025-10-10", "Jurisprudencia", VIGENTE),
+    (2023695, "DERECHO DE ALIMENTOS (HABITACIÓN) DE LAS PERSONAS MENORES DE EDAD.",
+     "Undécima Época", 2021, "2021-11-05", "Aislada", VIGENTE),
+    (246545, "ALIMENTOS. UNA VEZ FIJADA LA PENSIÓN PROVISIONAL NO PROCEDE SU MODIFICACIÓN.",
+     "Séptima Época", 1987, None, "Aislada", SUPERADA),
+]  # fmt: skip
+
+
+def _record(i: int) -> dict[str, Any]:
+    registro, rubro, epoca, anio, fecha, tipo, status = TESIS[i]
+    return {"registro": registro, "rubro": rubro, "clave": f"1a./J. {i + 1}/{anio}",
+            "epoca": epoca, "anio": anio, "fecha": fecha, "tipo": tipo, "materias": ["Civil"],
+            "instancia": "Primera Sala", "status": status}  # fmt: skip
+
+
+def chunk(i: int) -> dict[str, Any]:
+    text = f"{TESIS[i][1]}\nTexto del fragmento {i + 1} con $5,000 y *asteriscos*."
+    return {"index": 0, "startChar": 0, "endChar": len(text), "startLine": 1, "endLine": 2,
+            "tokens": 40, "text": text}  # fmt: skip
+
+
+def hit(i: int, rank: int, rank_without: int) -> dict[str, Any]:
+    return {**_record(i), "similarity": 0.86 - 0.01 * i, "relevance": 0.9 - 0.1 * i,
+            "lexicalScore": 7.5 - i, "recencyFactor": 1.0 - 0.3 * i, "epocaFactor": 1.0,
+            "finalScore": 0.8 - 0.2 * i, "boost": 1.0 - 0.3 * i, "rank": rank,
+            "rankWithoutRecency": rank_without, "chunk": chunk(i)}  # fmt: skip
+
+
+INTENT = {"materia": "Civil", "materiaTriggers": ["pensión"], "materiaSource": "question",
+          "temporal": "latest", "temporalTriggers": ["más reciente"], "mode": "blend",
+          "cutoffYear": 2011, "rulesApplied": True, "recencyWeight": 0.5,
+          "topic": ["pensión", "alimentos"]}  # fmt: skip
+DISCARDED = [{**_record(2), "registro": 240001, "code": "PRE_REFORM",
+              "reason": "Anterior a la reforma de 2011 en materia civil", "similarity": 0.8,
+              "finalScore": 0.12, "hit": hit(2, 4, 4)}]  # fmt: skip
+
+
+def search_payload(*_: Any, **__: Any) -> dict[str, Any]:
+    return {"__typename": "SearchPayload",
+            "hits": [hit(0, 1, 2), hit(1, 2, 3), hit(2, 3, 1)], "discarded": DISCARDED,
+            "intent": INTENT, "candidates": 106, "recencyWeight": 0.5, "profile": "default",
+            "mode": "hybrid", "timings": {"embedMs": 5.0, "retrieveMs": 3.0, "scoreMs": 1.0}}  # fmt: skip
+
+
+def reference(i: int) -> dict[str, Any]:
+    rec = _record(i)
+    frag = {**chunk(i), "chunkIndex": 0, "similarity": 0.86 - 0.01 * i,
+            "finalScore": 0.8 - 0.2 * i}  # fmt: skip
+    return {**rec, "number": i + 1, "url": f"https://sjf2.scjn.gob.mx/detalle/tesis/{rec['registro']}",
+            "similarity": 0.86 - 0.01 * i, "avgSimilarity": 0.85 - 0.01 * i,
+            "finalScore": 0.8 - 0.2 * i, "chunkCount": 1, "totalTokens": 40,
+            "fragments": [frag]}  # fmt: skip
+
+
+CHAT = {"id": "c-1", "mode": "EXTRACTIVE", "ragUsed": False, "llmError": "sin clave de LLM",
+        "model": None, "systemPrompt": "Responda sólo con las tesis citadas.",
+        "context": "[1] INTERÉS SUSPENSIONAL…", "phantomRemoved": [7],
+        "answer": "La pensión provisional puede revisarse [1]. El derecho de alimentos incluye "
+                  "la habitación [2][7].",
+        "references": [reference(0), reference(1), reference(2)],
+        "citationCheck": {"cited": [1, 2, 7], "valid": [1, 2], "phantom": [7], "uncited": [3],
+                          "coverage": 0.67},
+        "intent": INTENT, "discarded": DISCARDED}  # fmt: skip
+
+COMPARE = {"a": [{"registro": 2031616, "rank": 1, "finalScore": 0.8},
+                 {"registro": 2023695, "rank": 2, "finalScore": 0.6}],
+           "b": [{"registro": 246545, "rank": 1, "finalScore": 0.9},
+                 {"registro": 2031616, "rank": 2, "finalScore": 0.7}],
+           "rankChanges": [{"registro": 2031616, "rankA": 1, "rankB": 2, "delta": 1}],
+           "entered": [2023695], "dropped": [246545], "kendallTau": 0.33}  # fmt: skip
+
+TIMELINE = {"total": 120, "items": [_record(2), _record(1), _record(0)]}
+
+MONITORING = {
+    "boostHistogram": [{"profile": "default", "bins": [{"low": 0.2, "high": 0.4, "count": 3},
+                                                      {"low": 0.4, "high": 0.6, "count": 5}]}],
+    "temporal": [{"series": s, "byYear": [{"key": "1987", "count": 4}, {"key": "2021", "count": 2}],
+                  "byEpoca": [{"key": "Séptima Época", "count": 4},
+                              {"key": "Undécima Época", "count": 2}]}
+                 for s in ("retrieved", "cited", "corpus")],
+    "shares": [{"period": "2026-11-20", "preRepeal": 0.4, "superseded": 0.1},
+               {"period": "2026-11-21", "preRepeal": 0.3, "superseded": 0.05}],
+    "alerts": [{"code": "PRE_REFORM_CITED", "severity": "warning", "count": 3,
+                "firstSeen": "2026-11-20T10:00:00", "lastSeen": "2026-11-21T12:30:00",
+                "examples": ["pensión alimenticia 1987"]},
+               {"code": "SUPERSEDED_TOP1", "severity": "critical", "count": 1,
+                "firstSeen": "2026-11-21T09:00:00", "lastSeen": "2026-11-21T09:00:00",
+                "examples": ["amparo directo"]}],
+}  # fmt: skip
+
+SEARCH_LOG = [
+    {"id": "log-1", "timestamp": "2026-11-21T12:30:00", "question": "pensión alimenticia",
+     "materia": "Civil", "temporal": None, "profile": "default", "recencyWeight": 0.5,
+     "hits": [{"registro": 2031616, "rank": 1, "finalScore": 0.8, "rubro": TESIS[0][1]},
+              {"registro": 246545, "rank": 2, "finalScore": 0.4, "rubro": TESIS[2][1]}]},
+    {"id": "log-2", "timestamp": "2026-11-21T13:00:00", "question": "amparo directo",
+     "materia": None, "temporal": "latest", "profile": "seed", "recencyWeight": 0.2, "hits": []},
+]  # fmt: skip
+
+BUCKETS = {
+    "EPOCA": [{"key": "Séptima Época", "count": 998}, {"key": "Novena Época", "count": 21},
+              {"key": "Undécima Época", "count": 19}],
+    "MATERIA": [{"key": "Administrativa", "count": 295}, {"key": "Civil", "count": 195}],
+    "TIPO": [{"key": "Aislada", "count": 981}, {"key": "Jurisprudencia", "count": 79}],
+    "YEAR": [{"key": "1987", "count": 40}, {"key": "2021", "count": 9}],
+}  # fmt: skip
+
+CORPUS = {"byEpoca": BUCKETS["EPOCA"], "byMateria": BUCKETS["MATERIA"],
+          "byTipo": BUCKETS["TIPO"], "byYear": BUCKETS["YEAR"],
+          "coverageGaps": [{"materia": "Penal", "cutoffYear": 2016, "countSince": 0},
+                           {"materia": "Laboral", "cutoffYear": 2019, "countSince": 2}],
+          "lastIngest": {"finishedAt": "2026-11-22T01:51:04", "read": 1060, "stored": 1060,
+                         "rejected": 0, "warnings": ["tesis.jsonl:599: época no coincide"]}}  # fmt: skip
+
+
+def root() -> dict[str, Any]:
+    """Resolvers for every root field the dashboard calls."""
+    return {
+        "search": search_payload,
+        "tesis": lambda info, registro: {**_record(0), "registro": registro},
+        "chat": lambda info, input: CHAT,
+        "compareRankings": lambda info, input: COMPARE,
+        "timeline": lambda info, input: TIMELINE,
+        "earliest": lambda info, **kw: search_payload(),
+        "latest": lambda info, **kw: TIMELINE,
+        "distribution": lambda info, groupBy, filters=None: BUCKETS.get(groupBy, []),
+        "monitoring": lambda info, windowHours=168: MONITORING,
+        "searchLog": lambda info, limit=50, offset=0: SEARCH_LOG,
+        "feedback": lambda info, **kw: {"ok": True},
+        "corpusStats": lambda info: CORPUS,
+    }
