@@ -1,0 +1,220 @@
+"""The embedded search log: two SQLite tables in their own file under the data directory.
+
+Its own file (``search_log.sqlite``, next to ``vigencia.sqlite``) rather than the store's:
+
+* the embedded store rebuilds its vector matrix whenever another connection commits to its
+  file (``PRAGMA data_version``), so one log write per search into that file would reload
+  the whole index on the next search;
+* the log can be pruned, vacuumed, deleted or turn unwritable without touching the corpus
+  (and a failing log must never fail a search).
+
+WAL mode lets ``vigencia log tail`` read while the API writes. Hits, discarded hits and
+parameters are one JSON column (``data``); the columns beside it are what queries filter on.
+Nothing is opened until the first call, so an unwritable path fails calls (``LogError``,
+counted by the recorder), not startup; a later call retries.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
+from api.monitoring.log_base import LogError, UnknownEntry, check_page
+
+logger = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS search_log (
+    id TEXT PRIMARY KEY, ts TEXT NOT NULL, kind TEXT NOT NULL, question TEXT NOT NULL,
+    materia TEXT, profile TEXT NOT NULL, data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS search_log_ts ON search_log (ts);
+CREATE TABLE IF NOT EXISTS feedback (
+    log_id TEXT NOT NULL REFERENCES search_log (id) ON DELETE CASCADE,
+    registro INTEGER NOT NULL, useful INTEGER NOT NULL, comment TEXT, ts TEXT NOT NULL,
+    PRIMARY KEY (log_id, registro)
+);
+"""
+# Seconds a write waits for another writer (e.g. ``vigencia log prune``) before failing: a
+# search must not wait long on its log line.
+LOCK_TIMEOUT_S = 2.0
+_BATCH = 900  # ids per IN (...) query, under SQLite's default variable limit
+
+
+def _ts(moment: datetime) -> str:
+    """UTC ISO 8601 with microseconds: fixed width, so text order is time order."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _feedback(row: sqlite3.Row) -> Feedback:
+    return Feedback(
+        log_id=row["log_id"],
+        registro=row["registro"],
+        useful=bool(row["useful"]),
+        comment=row["comment"],
+        timestamp=datetime.fromisoformat(row["ts"]),
+    )
+
+
+class EmbeddedSearchLog:
+    """``SearchLog`` on SQLite. ``path=None`` keeps it in memory (tests).
+
+    >>> log = EmbeddedSearchLog(None)
+    >>> log.recent(5)
+    []
+    """
+
+    def __init__(self, path: Path | None, timeout: float = LOCK_TIMEOUT_S) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._db: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+
+    def _open(self) -> sqlite3.Connection:
+        if self._db is not None:
+            return self._db
+        db: sqlite3.Connection | None = None
+        try:
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(
+                str(self.path) if self.path else ":memory:",
+                check_same_thread=False,
+                timeout=self.timeout,
+            )
+            db.row_factory = sqlite3.Row
+            if self.path is not None:
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            if db is not None:
+                db.close()
+            raise LogError(f"cannot open the search log at {self.path}: {exc}") from exc
+        self._db = db
+        return db
+
+    @contextmanager
+    def _guard(self, action: str) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._open()
+            try:
+                yield db
+            except sqlite3.Error as exc:
+                raise LogError(f"search log failed to {action}: {exc}") from exc
+
+    # -- writes ---------------------------------------------------------------------------
+    def append(self, entry: LogEntry) -> str:
+        data = json.dumps(entry_to_dict(entry), ensure_ascii=False)
+        with self._guard("append"), self._db_tx() as db:
+            db.execute(
+                "INSERT INTO search_log VALUES (?,?,?,?,?,?,?)",
+                (entry.id, _ts(entry.timestamp), entry.kind, entry.question, entry.materia,
+                 entry.profile, data),
+            )  # fmt: skip
+        return entry.id
+
+    def add_feedback(
+        self,
+        log_id: str,
+        registro: int,
+        useful: bool,
+        comment: str | None = None,
+        at: datetime | None = None,
+    ) -> Feedback:
+        moment = at or datetime.now(UTC)
+        with self._guard("store feedback"), self._db_tx() as db:
+            if db.execute("SELECT 1 FROM search_log WHERE id = ?", (log_id,)).fetchone() is None:
+                raise UnknownEntry(log_id)
+            db.execute(
+                "INSERT OR REPLACE INTO feedback VALUES (?,?,?,?,?)",
+                (log_id, registro, int(useful), comment, _ts(moment)),
+            )
+        return Feedback(log_id, registro, useful, comment, datetime.fromisoformat(_ts(moment)))
+
+    def prune(self, older_than: datetime) -> int:
+        with self._guard("prune"), self._db_tx() as db:
+            cursor = db.execute("DELETE FROM search_log WHERE ts < ?", (_ts(older_than),))
+        return cursor.rowcount
+
+    @contextmanager
+    def _db_tx(self) -> Iterator[sqlite3.Connection]:
+        """The open connection as a transaction (commit, or roll back on error)."""
+        db = self._open()
+        with db:
+            yield db
+
+    # -- reads ----------------------------------------------------------------------------
+    def recent(
+        self, limit: int = 20, offset: int = 0, since: datetime | None = None
+    ) -> list[LogEntry]:
+        check_page(limit, offset)
+        where, params = ("WHERE ts >= ?", [_ts(since)]) if since is not None else ("", [])
+        with self._guard("read entries") as db:
+            rows = db.execute(
+                f"SELECT id, data FROM search_log {where} ORDER BY ts DESC, id DESC "
+                "LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            ).fetchall()
+        return self._entries(rows)
+
+    def get(self, log_id: str) -> LogEntry | None:
+        with self._guard("read an entry") as db:
+            rows = db.execute("SELECT id, data FROM search_log WHERE id = ?", (log_id,)).fetchall()
+        entries = self._entries(rows)
+        return entries[0] if entries else None
+
+    def _entries(self, rows: Sequence[sqlite3.Row]) -> list[LogEntry]:
+        by_entry: dict[str, list[Feedback]] = {}
+        for item in self.feedback_for([row["id"] for row in rows]) if rows else []:
+            by_entry.setdefault(item.log_id, []).append(item)
+        entries = []
+        for row in rows:
+            try:
+                entries.append(
+                    entry_from_dict(json.loads(row["data"]), by_entry.get(row["id"], ()))
+                )
+            except (ValueError, TypeError, KeyError) as exc:  # a corrupt row is skipped, not fatal
+                logger.warning("search log entry %s is unreadable: %s", row["id"], exc)
+        return entries
+
+    def feedback_for(self, log_ids: Sequence[str] | None = None) -> list[Feedback]:
+        sql = "SELECT * FROM feedback"
+        with self._guard("read feedback") as db:
+            if log_ids is None:
+                rows = db.execute(f"{sql} ORDER BY ts, log_id, registro").fetchall()
+            else:
+                rows = []
+                ids = list(dict.fromkeys(log_ids))
+                for start in range(0, len(ids), _BATCH):
+                    part = ids[start : start + _BATCH]
+                    marks = ",".join("?" * len(part))
+                    rows += db.execute(f"{sql} WHERE log_id IN ({marks})", part).fetchall()
+        found = [_feedback(row) for row in rows]
+        return sorted(found, key=lambda f: (f.timestamp, f.log_id, f.registro))
+
+    def count(self) -> int:
+        with self._guard("count") as db:
+            return int(db.execute("SELECT COUNT(*) FROM search_log").fetchone()[0])
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def health(self) -> dict[str, str]:
+        try:
+            entries = self.count()
+        except LogError as exc:
+            return {"status": "degraded", "log": "embedded", "detail": str(exc)}
+        return {"status": "ok", "log": "embedded", "detail": f"{entries} entries"}
+
+    def close(self) -> None:
+        with self._lock:
+            db, self._db = self._db, None
+        if db is not None:
+            db.close()

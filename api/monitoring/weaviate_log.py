@@ -1,0 +1,321 @@
+"""The search log on Weaviate: two collections without vectors, a lazy client, wrapped errors.
+
+``{prefix}SearchLog`` holds one object per entry: the columns queries filter and sort on
+(timestamp, kind, materia, profile, question) and the whole entry as JSON in ``payload``
+(not indexed). ``{prefix}Feedback`` holds one object per (entry, registro), with the entry's
+timestamp copied in so that pruning is one filtered delete per collection. Object UUIDs are
+derived from the entry id (and registro), so a repeated write replaces, never duplicates.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import grpc
+import httpx
+import weaviate
+from weaviate.classes.config import Configure, DataType, Property, Tokenization
+from weaviate.classes.data import DataObject
+from weaviate.classes.init import Auth
+from weaviate.classes.query import Filter, Sort
+from weaviate.collections import Collection
+from weaviate.exceptions import WeaviateBaseError
+from weaviate.util import generate_uuid5
+
+from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
+from api.monitoring.log_base import LogError, UnknownEntry, check_page
+
+logger = logging.getLogger(__name__)
+
+SEARCH_LOG, FEEDBACK = "SearchLog", "Feedback"
+_VENDOR_ERRORS = (WeaviateBaseError, grpc.RpcError, httpx.HTTPError, OSError)
+_PREFIX = re.compile(r"[A-Z][A-Za-z0-9_]*")
+_FIELD = Tokenization.FIELD
+
+LOG_PROPERTIES = (
+    Property(name="entryId", data_type=DataType.TEXT, tokenization=_FIELD),
+    Property(name="timestamp", data_type=DataType.DATE),
+    Property(name="kind", data_type=DataType.TEXT, tokenization=_FIELD),
+    Property(name="question", data_type=DataType.TEXT),
+    Property(name="materia", data_type=DataType.TEXT, tokenization=_FIELD),
+    Property(name="profile", data_type=DataType.TEXT, tokenization=_FIELD),
+    Property(
+        name="payload", data_type=DataType.TEXT, index_searchable=False, index_filterable=False
+    ),
+)
+FEEDBACK_PROPERTIES = (
+    Property(name="logId", data_type=DataType.TEXT, tokenization=_FIELD),
+    Property(name="registro", data_type=DataType.INT),
+    Property(name="useful", data_type=DataType.BOOL),
+    Property(name="comment", data_type=DataType.TEXT, index_searchable=False),
+    Property(name="timestamp", data_type=DataType.DATE),
+    Property(name="entryTimestamp", data_type=DataType.DATE),
+)
+
+
+@contextmanager
+def _vendor_errors(action: str) -> Iterator[None]:
+    """Re-raise client, gRPC and HTTP failures as ``LogError``."""
+    try:
+        yield
+    except _VENDOR_ERRORS as exc:
+        raise LogError(f"Weaviate search log {action} failed: {exc}") from exc
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _moment(value: object) -> datetime:
+    if isinstance(value, datetime):
+        return _aware(value)
+    return _aware(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
+
+
+def entry_uuid(log_id: str) -> str:
+    return generate_uuid5(f"log:{log_id}")
+
+
+def feedback_uuid(log_id: str, registro: int) -> str:
+    return generate_uuid5(f"feedback:{log_id}:{registro}")
+
+
+def log_object(entry: LogEntry) -> DataObject[Any, None]:
+    properties = {
+        "entryId": entry.id,
+        "timestamp": _aware(entry.timestamp),
+        "kind": entry.kind,
+        "question": entry.question,
+        "materia": entry.materia,
+        "profile": entry.profile,
+        "payload": json.dumps(entry_to_dict(entry), ensure_ascii=False),
+    }
+    clean = {k: v for k, v in properties.items() if v is not None}
+    return DataObject(properties=clean, uuid=entry_uuid(entry.id))
+
+
+def _to_feedback(props: dict[str, Any]) -> Feedback:
+    comment = props.get("comment")
+    return Feedback(
+        log_id=str(props.get("logId") or ""),
+        registro=int(props.get("registro") or 0),
+        useful=bool(props.get("useful")),
+        comment=None if comment is None else str(comment),
+        timestamp=_moment(props.get("timestamp")),
+    )
+
+
+class WeaviateSearchLog:
+    """``SearchLog`` on a Weaviate server; nothing connects until the first call.
+
+    Usage::
+
+        log = WeaviateSearchLog("http://localhost:8080", grpc_port=50051)
+        log.append(entry)
+        log.recent(20)
+    """
+
+    def __init__(
+        self,
+        url: str,
+        grpc_port: int = 50051,
+        api_key: str | None = None,
+        prefix: str = "Vigencia",
+        max_results: int = 10_000,
+    ) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"url must be http(s)://host[:port], got {url!r}")
+        if not _PREFIX.fullmatch(prefix):
+            raise ValueError(f"prefix must match {_PREFIX.pattern} (a class name), got {prefix!r}")
+        if max_results < 1:
+            raise ValueError(f"max_results must be >= 1, got {max_results}")
+        self.url = url
+        self.grpc_port = grpc_port
+        self.prefix = prefix
+        self.max_results = max_results  # most feedback objects one read returns
+        self._api_key = api_key
+        self._client: weaviate.WeaviateClient | None = None
+        self._lock = threading.Lock()
+
+    # --- connection
+
+    def _connect(self) -> weaviate.WeaviateClient:
+        parts = urlsplit(self.url)
+        secure = parts.scheme == "https"
+        host = parts.hostname or "localhost"
+        return weaviate.connect_to_custom(
+            http_host=host,
+            http_port=parts.port or (443 if secure else 80),
+            http_secure=secure,
+            grpc_host=host,
+            grpc_port=self.grpc_port,
+            grpc_secure=secure,
+            auth_credentials=Auth.api_key(self._api_key) if self._api_key else None,
+            skip_init_checks=True,
+        )
+
+    def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
+        no_vectors = Configure.Vectors.self_provided(
+            vector_index_config=Configure.VectorIndex.none()
+        )
+        for suffix, properties in ((SEARCH_LOG, LOG_PROPERTIES), (FEEDBACK, FEEDBACK_PROPERTIES)):
+            name = f"{self.prefix}{suffix}"
+            if client.collections.exists(name):
+                continue
+            try:
+                client.collections.create(
+                    name, properties=list(properties), vector_config=no_vectors
+                )
+            except WeaviateBaseError:
+                if not client.collections.exists(name):  # not a concurrent creation
+                    raise
+
+    def _ready_client(self) -> weaviate.WeaviateClient:
+        with self._lock:
+            if self._client is None:
+                with _vendor_errors(f"connection to {self.url}"):
+                    client = self._connect()
+                    try:
+                        self._ensure_collections(client)
+                    except BaseException:
+                        client.close()
+                        raise
+                self._client = client
+            return self._client
+
+    def _collection(self, suffix: str) -> Collection[Any, Any]:
+        return self._ready_client().collections.use(f"{self.prefix}{suffix}")
+
+    def _insert(self, suffix: str, obj: DataObject[Any, None], action: str) -> None:
+        collection = self._collection(suffix)
+        with _vendor_errors(action):
+            result = collection.data.insert_many([obj])
+        if result.errors:
+            raise LogError(f"Weaviate rejected the {action}: {result.errors[0].message}")
+
+    # --- writes
+
+    def append(self, entry: LogEntry) -> str:
+        self._insert(SEARCH_LOG, log_object(entry), "log entry")
+        return entry.id
+
+    def add_feedback(
+        self,
+        log_id: str,
+        registro: int,
+        useful: bool,
+        comment: str | None = None,
+        at: datetime | None = None,
+    ) -> Feedback:
+        entry = self.get(log_id)
+        if entry is None:
+            raise UnknownEntry(log_id)
+        moment = _aware(at or datetime.now(UTC))
+        properties = {
+            "logId": log_id,
+            "registro": registro,
+            "useful": useful,
+            "comment": comment,
+            "timestamp": moment,
+            "entryTimestamp": _aware(entry.timestamp),
+        }
+        obj = DataObject(
+            properties={k: v for k, v in properties.items() if v is not None},
+            uuid=feedback_uuid(log_id, registro),
+        )
+        self._insert(FEEDBACK, obj, "feedback")
+        return Feedback(log_id, registro, useful, comment, moment)
+
+    def prune(self, older_than: datetime) -> int:
+        cutoff = _aware(older_than)
+        feedback, log = self._collection(FEEDBACK), self._collection(SEARCH_LOG)
+        with _vendor_errors("prune"):
+            feedback.data.delete_many(where=Filter.by_property("entryTimestamp").less_than(cutoff))
+            result = log.data.delete_many(where=Filter.by_property("timestamp").less_than(cutoff))
+        return int(result.successful)
+
+    # --- reads
+
+    def recent(
+        self, limit: int = 20, offset: int = 0, since: datetime | None = None
+    ) -> list[LogEntry]:
+        check_page(limit, offset)
+        where = (
+            None
+            if since is None
+            else Filter.by_property("timestamp").greater_or_equal(_aware(since))
+        )
+        collection = self._collection(SEARCH_LOG)
+        with _vendor_errors("read"):
+            result = collection.query.fetch_objects(
+                filters=where,
+                limit=limit,
+                offset=offset,
+                sort=Sort.by_property("timestamp", ascending=False),
+                return_properties=["entryId", "payload"],
+            )
+        return self._entries([obj.properties for obj in result.objects])
+
+    def get(self, log_id: str) -> LogEntry | None:
+        collection = self._collection(SEARCH_LOG)
+        with _vendor_errors("lookup"):
+            obj = collection.query.fetch_object_by_id(
+                entry_uuid(log_id), return_properties=["entryId", "payload"]
+            )
+        entries = self._entries([] if obj is None else [obj.properties])
+        return entries[0] if entries else None
+
+    def _entries(self, objects: Sequence[dict[str, Any]]) -> list[LogEntry]:
+        ids = [str(p.get("entryId") or "") for p in objects]
+        by_entry: dict[str, list[Feedback]] = {}
+        for item in self.feedback_for(ids) if ids else []:
+            by_entry.setdefault(item.log_id, []).append(item)
+        entries = []
+        for log_id, props in zip(ids, objects, strict=True):
+            try:
+                data = json.loads(str(props.get("payload") or ""))
+                entries.append(entry_from_dict(data, by_entry.get(log_id, ())))
+            except (ValueError, TypeError, KeyError) as exc:  # a corrupt object is skipped
+                logger.warning("search log entry %s is unreadable: %s", log_id, exc)
+        return entries
+
+    def feedback_for(self, log_ids: Sequence[str] | None = None) -> list[Feedback]:
+        if log_ids is not None and not log_ids:
+            return []
+        where = None
+        if log_ids is not None:
+            where = Filter.by_property("logId").contains_any(list(dict.fromkeys(log_ids)))
+        collection = self._collection(FEEDBACK)
+        with _vendor_errors("feedback read"):
+            result = collection.query.fetch_objects(filters=where, limit=self.max_results)
+        found = [_to_feedback(dict(obj.properties)) for obj in result.objects]
+        return sorted(found, key=lambda f: (f.timestamp, f.log_id, f.registro))
+
+    # --- lifecycle
+
+    def health(self) -> dict[str, str]:
+        """``{"status": "ok" | "degraded", "log": "weaviate", "detail": ...}``; never raises."""
+        try:
+            ready = self._ready_client().is_ready()
+        except Exception as exc:  # health must report, not raise
+            return {"status": "degraded", "log": "weaviate", "detail": str(exc)}
+        if not ready:
+            return {"status": "degraded", "log": "weaviate", "detail": f"{self.url} not ready"}
+        return {"status": "ok", "log": "weaviate", "detail": f"{self.url} ready"}
+
+    def close(self) -> None:
+        """Close the client; a later call reconnects."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            with _vendor_errors("close"):
+                client.close()
