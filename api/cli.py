@@ -36,14 +36,16 @@ def _progress(total: int | None) -> object:
 
 
 def _count_lines(paths: Sequence[Path]) -> int | None:
+    """Records to expect, for the progress bar (CSV: minus the header)."""
+    total = 0
     try:
-        return sum(
-            sum(1 for line in p.open(encoding="utf-8") if line.strip())
-            - (1 if p.suffix == ".csv" else 0)
-            for p in paths
-        )
-    except OSError:
+        for path in paths:
+            with path.open(encoding="utf-8") as handle:
+                total += sum(1 for line in handle if line.strip())
+            total -= 1 if path.suffix.lower() == ".csv" else 0
+    except (OSError, UnicodeDecodeError):
         return None
+    return total
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
@@ -163,9 +165,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     services = Services.build(settings)
     ensure_loaded(services, settings)
-    configs = baselines(settings.hybrid_alpha, settings.recency_weight) + sweep(
-        DEFAULT_WEIGHTS, args.alpha or [settings.hybrid_alpha]
-    )
+    configs = baselines() + sweep(DEFAULT_WEIGHTS, args.alpha or [settings.hybrid_alpha])
     rows = evaluate(services.search, judgements, configs, k=args.k)
     services.close()
     if args.json:
@@ -174,7 +174,11 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     print(f"{len(judgements)} queries, metrics at k={args.k} over whole tesis (%):\n")
     print(format_table(rows, args.k))
     chosen = best(rows).config
-    print(f"\nbest: {chosen.name} (current@1, then vigencia@{args.k}, then nDCG)")
+    print(
+        f"\nbest: {chosen.name} (current@1 averaged over rules on and off, then "
+        f"vigencia@{args.k}, then nDCG); configured: hybrid a={settings.hybrid_alpha:g} "
+        f"w={settings.recency_weight:g}"
+    )
     return 0
 
 
@@ -304,6 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluation.add_argument("--k", type=int, default=10)
     evaluation.add_argument("--alpha", type=float, action="append", help="Hybrid alphas to sweep.")
+    evaluation.add_argument(
+        "--weight", type=float, action="append", help="Recency weights to sweep."
+    )
     evaluation.add_argument("--json", action="store_true")
     evaluation.set_defaults(func=cmd_eval)
 
