@@ -15,9 +15,11 @@ from strawberry.extensions import (
 )
 from strawberry.extensions.base_extension import SchemaExtension
 
+from api.embeddings.base import EmbedderError
 from api.graphql.chat import ChatQuery, ChatSubscription
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
+from api.store.base import StoreError
 
 MAX_DEPTH = 10
 MAX_ALIASES = 15
@@ -35,9 +37,12 @@ class Mutation(DataMutation):
 
 
 def is_unexpected(error: GraphQLError) -> bool:
-    """Mask internal errors; keep validation, limiter and permission messages readable."""
+    """Mask internal errors; keep validation, limiter and permission messages readable, and
+    store or embedder outages on fields without an error union (``tesis``, ``distribution``)."""
     original = error.original_error
-    return original is not None and not isinstance(original, GraphQLError)
+    return original is not None and not isinstance(
+        original, GraphQLError | StoreError | EmbedderError
+    )
 
 
 def build_schema(introspection: bool = True) -> strawberry.Schema:
