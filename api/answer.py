@@ -74,12 +74,15 @@ def describe_error(exc: LLMError) -> str:
 
 
 def unusable(text: str, n_refs: int) -> str | None:
-    """Why an LLM reply cannot be shown (empty, no words), or None when it can."""
+    """Why an LLM reply cannot be shown (empty, no words, only phantom citations), or None."""
     if not text.strip():
         return "respuesta vacía del modelo"
     shown = strip_phantoms(text, n_refs)
     if sum(c.isalpha() for c in shown) < MIN_LETTERS:
         return f"respuesta inservible del modelo: {text.strip()[:80]!r}"
+    check = check_citations(text, n_refs)
+    if check.phantom and not check.valid:
+        return f"respuesta con solo citas fantasma del modelo: {list(check.phantom)}"
     return None
 
 
