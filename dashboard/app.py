@@ -13,14 +13,22 @@ if str(ROOT.parent) not in sys.path:  # `streamlit run dashboard/app.py` without
 
 from dashboard import client  # noqa: E402
 
-st.set_page_config(page_title="Vigencia · Jurisprudencia", page_icon="⚖️", layout="wide")
+st.set_page_config(
+    page_title="Vigencia · Jurisprudencia", page_icon=":material/balance:", layout="wide"
+)
 
 PAGES = [
-    st.Page(ROOT / "pages" / "consulta.py", title="Consulta", icon="💬", default=True),
-    st.Page(ROOT / "pages" / "busqueda.py", title="Búsqueda y puntuación", icon="📊"),
-    st.Page(ROOT / "pages" / "linea_de_tiempo.py", title="Línea de tiempo", icon="🕰️"),
-    st.Page(ROOT / "pages" / "monitoreo.py", title="Monitoreo", icon="📈"),
-    st.Page(ROOT / "pages" / "corpus.py", title="Corpus", icon="📚"),
+    st.Page(
+        ROOT / "pages" / "consulta.py", title="Consulta", icon=":material/forum:", default=True
+    ),
+    st.Page(
+        ROOT / "pages" / "busqueda.py", title="Búsqueda y puntuación", icon=":material/leaderboard:"
+    ),
+    st.Page(
+        ROOT / "pages" / "linea_de_tiempo.py", title="Línea de tiempo", icon=":material/timeline:"
+    ),
+    st.Page(ROOT / "pages" / "monitoreo.py", title="Monitoreo", icon=":material/monitoring:"),
+    st.Page(ROOT / "pages" / "corpus.py", title="Corpus", icon=":material/library_books:"),
 ]
 
 page = st.navigation(PAGES)

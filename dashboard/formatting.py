@@ -77,7 +77,22 @@ _TEMPORAL_MODES = {
     "BLEND": "Mezclar fecha y relevancia",
 }
 
-_SEVERITY = {"critical": "🔴", "error": "🔴", "high": "🔴", "warning": "🟠", "medium": "🟠"}
+_SEVERITY_ES = {
+    "critical": "crítica",
+    "error": "error",
+    "high": "alta",
+    "warning": "advertencia",
+    "medium": "media",
+    "low": "baja",
+    "info": "informativa",
+}
+_SEVERITY = {
+    "critical": "red",
+    "error": "red",
+    "high": "red",
+    "warning": "orange",
+    "medium": "orange",
+}
 
 
 def pct(value: float | None, digits: int = 1) -> str:
@@ -174,8 +189,10 @@ def temporal_mode_label(mode: str | None) -> str:
     return _TEMPORAL_MODES.get(mode, str(mode))
 
 
-def severity_icon(severity: str | None) -> str:
-    return _SEVERITY.get((severity or "").lower(), "🔵")
+def severity_badge(severity: str | None) -> str:
+    """A coloured markdown badge: red (critical/error/high), orange (warning/medium), blue."""
+    level = (severity or "info").lower()
+    return f":{_SEVERITY.get(level, 'blue')}-badge[{_SEVERITY_ES.get(level, level)}]"
 
 
 def tesis_url(registro: int) -> str:

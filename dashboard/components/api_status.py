@@ -20,7 +20,7 @@ def show_unreachable(exc: client.ApiError) -> None:
         f"URL intentada: `{exc.url}`\n\n"
         f"Detalle: {exc.message}\n\n"
         "Inicie la API con `vigencia serve` (o `make run`) o corrija `VIGENCIA_API_URL`.",
-        icon="🚫",
+        icon=":material/cloud_off:",
     )
 
 
@@ -29,7 +29,7 @@ def not_available(what: str, missing: str) -> None:
     st.info(
         f"**{what}: no disponible aún.** La API en `{client.api_url()}` todavía no ofrece "
         f"`{missing}`.",
-        icon="🕓",
+        icon=":material/schedule:",
     )
 
 
@@ -39,14 +39,14 @@ def show_error(exc: client.ApiError) -> None:
     elif isinstance(exc, client.ApiNotAvailable):
         not_available("Esta función", exc.feature)
     elif isinstance(exc, client.ApiInputError):
-        st.warning(f"Dato no válido en `{exc.field}`: {exc.message}", icon="✏️")
+        st.warning(f"Dato no válido en `{exc.field}`: {exc.message}", icon=":material/edit:")
     elif isinstance(exc, client.ApiServiceError):
         st.error(
             f"El servicio «{exc.service}» de la API falló: {exc.message}. Intente de nuevo.",
-            icon="⚠️",
+            icon=":material/error:",
         )
     else:
-        st.error(f"La API respondió con un error: {exc.message}", icon="⚠️")
+        st.error(f"La API respondió con un error: {exc.message}", icon=":material/error:")
 
 
 def require_api() -> Schema | None:
@@ -82,6 +82,8 @@ def offers(schema: Schema | None, root: str, what: str) -> bool:
 
 
 def refresh_button(key: str) -> None:
-    if st.button("Actualizar", key=key, icon="🔄", help="Vuelve a consultar la API"):
+    if st.button(
+        "Actualizar", key=key, icon=":material/refresh:", help="Vuelve a consultar la API"
+    ):
         client.clear_cache()
         st.rerun()

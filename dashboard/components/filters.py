@@ -20,7 +20,7 @@ def filters(prefix: str, schema: Schema | None, expanded: bool = False) -> dict[
     tipos = {
         v: TIPOS.get(v, v.capitalize()) for v in enum_options(schema, "TesisTipo", tuple(TIPOS))
     }
-    with st.expander("Filtros", expanded=expanded, icon="🔎"):
+    with st.expander("Filtros", expanded=expanded, icon=":material/filter_alt:"):
         left, right = st.columns(2)
         materias = left.multiselect("Materias", materia_options(schema), key=f"{prefix}_materias")
         tipo = right.selectbox(

@@ -10,7 +10,7 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status
-from dashboard.formatting import count, datetime_es, escape_md, pct, severity_icon
+from dashboard.formatting import count, datetime_es, escape_md, pct, severity_badge
 
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
 LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Perfil", "Peso de la recencia"]
@@ -62,8 +62,8 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
         with st.container(border=True, key=f"alert_{i}"):
             severity = str(alert.get("severity") or "info")
             st.markdown(
-                f"{severity_icon(severity)} **{escape_md(str(alert.get('code')))}** · "
-                f"severidad {severity.lower()} · {count(alert.get('count'))} veces"
+                f"{severity_badge(severity)} **{escape_md(str(alert.get('code')))}** · "
+                f"{count(alert.get('count'))} veces"
             )
             extra = f" — {alert['message']}" if alert.get("message") else ""
             st.caption(
@@ -86,7 +86,7 @@ def log_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
 
 def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
-    """The hits of one logged search, each with 👍/👎 feedback buttons."""
+    """The hits of one logged search, each with useful / not useful feedback buttons."""
     hits = list(entry.get("hits") or [])
     if not hits:
         st.caption("Esta búsqueda no tuvo resultados.")
@@ -113,8 +113,10 @@ def _feedback_buttons(log_id: Any, registro: int, comment: str) -> None:
         st.caption("Gracias: opinión registrada (" + ("útil" if done[key] else "no útil") + ").")
         return
     left, right, _ = st.columns([1, 1, 4])
-    for column, useful, label in ((left, True, "👍 Útil"), (right, False, "👎 No útil")):
-        if column.button(label, key=f"fb_{key}_{useful}"):
+    options = ((left, True, "Útil", ":material/thumb_up:"),
+               (right, False, "No útil", ":material/thumb_down:"))  # fmt: skip
+    for column, useful, label, icon in options:
+        if column.button(label, key=f"fb_{key}_{useful}", icon=icon):
             sent = api_status.attempt(
                 "Opinión", client.feedback, log_id, registro, useful, comment or None
             )

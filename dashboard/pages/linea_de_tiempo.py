@@ -43,7 +43,10 @@ elif items is not None:
     st.info("Ninguna tesis coincide.")
 
 st.subheader("Atajos")
-SHORTCUTS = {"earliest": ("La más antigua", "⏮️"), "latest": ("La más reciente", "⏭️")}
+SHORTCUTS = {
+    "earliest": ("La más antigua", ":material/first_page:"),
+    "latest": ("La más reciente", ":material/last_page:"),
+}
 for column, (which, (label, icon)) in zip(st.columns(2), SHORTCUTS.items(), strict=True):
     clicked = column.button(label, key=f"tiempo_{which}", icon=icon)
     if clicked and api_status.offers(schema, which, label):

@@ -70,3 +70,22 @@ def texts(at: AppTest) -> str:
     parts += [e.value for kind in (at.info, at.warning, at.success) for e in kind]
     parts += [f"{m.label}: {m.value}" for m in at.metric]
     return "\n".join(parts)
+
+
+def frame(at: AppTest, *columns: str, nth: int = 0, exact: bool = False):
+    """The ``nth`` dataframe having all ``columns`` (only them if ``exact``); AppTest has no
+    dataframe keys."""
+    found = [
+        d.value
+        for d in at.dataframe
+        if (set(columns) == set(d.value.columns) if exact else set(columns) <= set(d.value.columns))
+    ]
+    assert len(found) > nth, f"no dataframe with columns {columns}"
+    return found[nth]
+
+
+def charts(at: AppTest) -> list[dict]:
+    """The Vega-Lite specs of the page's Altair charts."""
+    import json
+
+    return [json.loads(e.proto.spec) for e in at.get("vega_lite_chart")]

@@ -1,0 +1,70 @@
+"""Línea de tiempo: tesis on a time axis by época and vigencia; earliest/latest shortcuts."""
+
+from __future__ import annotations
+
+import json
+
+from tests.dashboard import canned
+from tests.dashboard.conftest import assert_api_down, charts, frame, texts
+from tests.dashboard.fake_api import FakeApi
+
+
+def _show(at, query: str = ""):
+    at.run()
+    if query:
+        at.text_input(key="tiempo_query").input(query)
+    at.button(key="tiempo_show").click()
+    return at.run()
+
+
+def test_filters_only_use_the_timeline(api: FakeApi, page) -> None:
+    at = page("linea_de_tiempo")
+    at.run()
+    at.multiselect(key="tiempo_epocas").set_value(["Séptima Época", "Décima Época"])
+    at.radio(key="tiempo_order").set_value("DESC")
+    at.button(key="tiempo_show").click()
+    at.run()
+    assert not at.exception and not at.error and not api.errors
+    (call,) = api.called("timeline")
+    assert call["input"] == {"filters": {"epocas": ["Séptima Época", "Décima Época"]},
+                             "order": "DESC", "limit": 50, "offset": 0}  # fmt: skip
+
+    (chart,) = charts(at)
+    encoding = chart["encoding"]
+    assert encoding["color"]["field"] == "epoca" and encoding["shape"]["field"] == "vigencia"
+    table = frame(at, "Fecha", "Registro", "Vigencia")
+    assert list(table["Registro"]) == [246545, 2023695, 2031616]
+    assert list(table["Fecha"])[:2] == ["1987", "5 de noviembre de 2021"]
+    assert table["Vigencia"][0].startswith("Superada por 2006225")
+    assert "3 tesis de 120" in texts(at)
+
+
+def test_a_query_places_its_hits(api: FakeApi, page) -> None:
+    at = _show(page("linea_de_tiempo"), "pensión alimenticia")
+    assert not api.called("timeline")
+    assert api.called("search")[0]["input"]["query"] == "pensión alimenticia"
+    assert len(frame(at, "Fecha", "Registro")) == len(canned.TESIS)
+
+
+def test_earliest_and_latest_shortcuts(api: FakeApi, page) -> None:
+    at = page("linea_de_tiempo")
+    at.run()
+    at.button(key="tiempo_earliest").click()
+    at.run()
+    at.button(key="tiempo_latest").click()
+    at.run()
+    assert not at.exception and not at.error and not api.errors
+    assert api.called("earliest") == [{"limit": 5}]
+    assert len(frame(at, "Fecha", "Registro", nth=0)) == 3  # a SearchPayload's hits
+    assert len(frame(at, "Fecha", "Registro", nth=1)) == 3  # a TimelinePayload's items
+
+
+def test_api_down(api_down, page) -> None:
+    at = page("linea_de_tiempo")
+    at.run()
+    assert_api_down(at)
+
+
+def test_chart_spec_is_json(api: FakeApi, page) -> None:
+    at = _show(page("linea_de_tiempo"))
+    assert json.dumps(charts(at))
