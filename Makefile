@@ -38,6 +38,7 @@ eval: install
 	$(VENV)/bin/vigencia eval data/eval/queries.jsonl
 
 bench: install
+	$(PY) -m pip install --quiet -e ".[test,bench]"
 	$(PY) -m benchmarks.run
 
 clean:
