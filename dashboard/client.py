@@ -23,6 +23,7 @@ from dashboard.queries import (
     CORPUS_STATS,
     DATED_RESPONSE,
     DISTRIBUTION,
+    FEEDBACK,
     MONITORING,
     SEARCH_LOG,
     SEARCH_RESPONSE,
@@ -236,9 +237,10 @@ def search_log(limit: int, offset: int = 0) -> list[JSON]:
 
 def feedback(log_id: Any, registro: int, useful: bool, comment: str | None = None) -> Any:
     """``mutation feedback(logId, registro, useful, comment)`` (never cached)."""
-    types = {"logId": "ID!", "registro": "Int!", "useful": "Boolean!", "comment": "String"}
+    types = {"logId": "String!", "registro": "Int!", "useful": "Boolean!", "comment": "String"}
     variables = {"logId": log_id, "registro": registro, "useful": useful, "comment": comment}
-    return _call("feedback", {"*": None}, variables, types, op="mutation", cached=False)
+    value = _call("feedback", FEEDBACK, variables, types, op="mutation", cached=False)
+    return _payload(api_url(), value) if isinstance(value, dict) else value
 
 
 def corpus_stats() -> JSON:

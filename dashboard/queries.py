@@ -62,7 +62,7 @@ CHAT_PAYLOAD = sel(
 )
 CHAT = {**ERRORS, **CHAT_PAYLOAD}
 
-RANKED = sel("registro rank finalScore rubro anio epoca")
+RANKED = sel("registro rank finalScore anio rubro epoca")
 COMPARE_PAYLOAD = sel(
     "entered dropped kendallTau",
     a=RANKED,
@@ -80,18 +80,30 @@ TIMELINE = {**ERRORS, **sel("total", items=TIMELINE_ITEM)}
 BUCKET = sel("key count")
 DISTRIBUTION = BUCKET
 
+SERIES = sel("series total", byYear=BUCKET, byEpoca=BUCKET)
 MONITORING = ERRORS | sel(
-    boostHistogram=sel("profile", bins=sel("low high count")),
-    temporal=sel("series", byYear=BUCKET, byEpoca=BUCKET),
+    "windowHours since until searches hits truncated",
+    boostHistogram=sel("profile total", bins=sel("low high count")),
+    temporalSeries=SERIES,
+    temporal=sel(retrieved=SERIES, cited=SERIES, corpus=SERIES),
     shares=sel("*"),
+    byMateria=sel("materia searches hits preReformShare"),
     alerts=sel("code severity count firstSeen lastSeen examples message"),
+    logHealth=sel("status recorded failures lastError"),
 )
 
-SEARCH_LOG = sel(
-    "id timestamp question materia temporal profile recencyWeight total",
-    hits=sel("*"),
-    items=sel("id timestamp question materia temporal profile recencyWeight", hits=sel("*")),
+LOG_ENTRY = sel(
+    "id timestamp kind question materia temporal route cutoffYear rulesApplied profile "
+    "recencyWeight mode candidates latencyMs cited",
+    hits=sel(
+        "registro rubro anio epoca tipo estado similarity relevance recencyFactor epocaFactor "
+        "finalScore boost rank rankWithoutRecency"
+    ),
+    discarded=sel("registro anio code reason"),
+    feedback=sel("registro useful comment timestamp"),
 )
+SEARCH_LOG = LOG_ENTRY | sel("total", items=LOG_ENTRY)
+FEEDBACK = ERRORS | sel("logId registro useful comment ok")
 
 CORPUS_STATS = ERRORS | sel(
     "total",

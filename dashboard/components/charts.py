@@ -62,24 +62,39 @@ def epoca_bar(buckets: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     )
 
 
-def year_bars(
-    buckets: Sequence[Mapping[str, Any]], title: str, series: str | None = None
-) -> alt.Chart:
-    """Counts per year (``key`` is the year); one colour per ``series`` if given."""
-    df = pd.DataFrame(list(buckets))
+def year_bars(buckets: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
+    """Tesis per year (``key`` is the year)."""
+    df = pd.DataFrame(list(buckets), columns=["key", "count"])
     df["year"] = pd.to_numeric(df["key"], errors="coerce")
-    enc: dict[str, Any] = {
-        "x": alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
-        "y": alt.Y("count:Q", title="Tesis"),
-        "tooltip": [
-            alt.Tooltip("year:Q", title="Año", format="d"),
-            alt.Tooltip("count:Q", title="Tesis"),
-        ],
-    }
-    if series:
-        enc["color"] = alt.Color(f"{series}:N", title="Serie")
-        enc["tooltip"].insert(0, alt.Tooltip(f"{series}:N", title="Serie"))
-    return alt.Chart(df, title=title, height=HEIGHT).mark_bar(opacity=0.8).encode(**enc)
+    return (
+        alt.Chart(df, title=title, height=HEIGHT)
+        .mark_bar()
+        .encode(
+            alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
+            alt.Y("count:Q", title="Tesis"),
+            tooltip=[alt.Tooltip("year:Q", title="Año", format="d"),
+                     alt.Tooltip("count:Q", title="Tesis")],
+        )
+    )  # fmt: skip
+
+
+def share_by_year(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
+    """``[{series, key (year), share}]`` as one line per series, shares within each series."""
+    df = pd.DataFrame(list(rows), columns=["series", "key", "count", "share"])
+    df["year"] = pd.to_numeric(df["key"], errors="coerce")
+    return (
+        alt.Chart(df, title=title, height=HEIGHT)
+        .mark_line(point=True, interpolate="step-after")
+        .encode(
+            alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
+            alt.Y("share:Q", title="Proporción de la serie", axis=alt.Axis(format="%")),
+            alt.Color("series:N", title="Serie"),
+            tooltip=[alt.Tooltip("series:N", title="Serie"),
+                     alt.Tooltip("year:Q", title="Año", format="d"),
+                     alt.Tooltip("count:Q", title="Tesis"),
+                     alt.Tooltip("share:Q", title="Proporción", format=".1%")],
+        )
+    )  # fmt: skip
 
 
 def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:

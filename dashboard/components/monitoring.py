@@ -10,7 +10,16 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status
-from dashboard.formatting import count, datetime_es, escape_md, pct, severity_badge
+from dashboard.components.references import first_per_registro
+from dashboard.formatting import (
+    count,
+    datetime_es,
+    escape_md,
+    estado_label,
+    pct,
+    severity_badge,
+    year,
+)
 
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
 LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Perfil", "Peso de la recencia"]
@@ -20,6 +29,17 @@ def histogram_rows(histograms: Sequence[Mapping[str, Any]]) -> list[dict[str, An
     return [
         {"profile": h.get("profile") or "—", **b} for h in histograms for b in h.get("bins") or []
     ]
+
+
+def temporal_series(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The retrieved/cited/corpus series: ``temporalSeries``, else the ``temporal`` object."""
+    series = data.get("temporalSeries")
+    if series:
+        return list(series)
+    temporal = data.get("temporal") or []
+    if isinstance(temporal, Mapping):
+        return [{"series": k, **v} for k, v in temporal.items() if isinstance(v, Mapping)]
+    return list(temporal)
 
 
 def temporal_rows(temporal: Sequence[Mapping[str, Any]], by: str) -> list[dict[str, Any]]:
@@ -46,12 +66,31 @@ def shares_frame(shares: Any) -> tuple[pd.DataFrame | None, str | None]:
     return (df[[period, *numeric]], period) if numeric else (None, None)
 
 
+SHARE_LABELS = {
+    "preBefore2000": "Anteriores a 2000",
+    "preReform": "Anteriores a la reforma de su materia",
+    "superseded": "Superadas o sin vigencia",
+    "preRepeal": "Anteriores a la derogación",
+    "hits": "Resultados en el periodo",
+    "reformHits": "Resultados con materia reformada",
+}
+
+
 def shares_metrics(shares: Mapping[str, Any]) -> None:
-    numeric = {k: v for k, v in shares.items() if isinstance(v, int | float)}
-    for column, (name, value) in zip(
-        st.columns(max(len(numeric), 1)), numeric.items(), strict=False
-    ):
-        column.metric(name, pct(value) if 0 <= value <= 1 else count(int(value)))
+    """Fractions as percentages, counts as counts, labelled in Spanish."""
+    items = [(k, v) for k, v in shares.items() if isinstance(v, int | float) and k != "__typename"]
+    for column, (name, value) in zip(st.columns(max(len(items), 1)), items, strict=False):
+        shown = pct(value) if isinstance(value, float) else count(value)
+        column.metric(SHARE_LABELS.get(name, name), shown)
+
+
+MATERIA_COLUMNS = ["Materia", "Búsquedas", "Resultados", "Anteriores a la reforma"]
+
+
+def materia_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    data = [[r.get("materia") or "Sin materia", r.get("searches"), r.get("hits"),
+             pct(r.get("preReformShare"))] for r in rows]  # fmt: skip
+    return pd.DataFrame(data, columns=MATERIA_COLUMNS)
 
 
 def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
@@ -85,30 +124,59 @@ def log_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=LOG_COLUMNS)
 
 
+HIT_COLUMNS = ["Pos.", "Pos. sin recencia", "Registro", "Rubro", "Año", "Época", "Vigencia",
+               "Similitud", "Factor de recencia", "Puntuación final"]  # fmt: skip
+
+
+def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    data = [[h.get("rank"), h.get("rankWithoutRecency"), h.get("registro"), h.get("rubro"),
+             year(h.get("anio")), h.get("epoca"), estado_label(h.get("estado")),
+             pct(h.get("similarity")), pct(h.get("recencyFactor")), pct(h.get("finalScore"))]
+            for h in hits]  # fmt: skip
+    return pd.DataFrame(data, columns=HIT_COLUMNS)
+
+
 def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
-    """The hits of one logged search, each with useful / not useful feedback buttons."""
+    """One logged search: how it was read, its hits and discards; feedback per hit."""
+    facts = [f"Tipo: {KINDS.get(entry.get('kind') or '', entry.get('kind') or '—')}",
+             f"perfil {entry.get('profile') or '—'}",
+             f"peso de la recencia {pct(entry.get('recencyWeight'), 0)}"]  # fmt: skip
+    if entry.get("route"):
+        facts.append(f"ordenación {entry['route']}")
+    if entry.get("cutoffYear"):
+        facts.append(f"corte {year(entry['cutoffYear'])}")
+    if entry.get("latencyMs") is not None:
+        facts.append(f"{entry['latencyMs']:.0f} ms")
+    st.caption(" · ".join(facts))
     hits = list(entry.get("hits") or [])
     if not hits:
         st.caption("Esta búsqueda no tuvo resultados.")
         return
+    st.dataframe(hits_frame(hits), hide_index=True, key=f"log_hits_{entry['id']}")
+    for d in entry.get("discarded") or []:
+        st.caption(f"Descartada {d.get('registro')} ({year(d.get('anio'))}): "
+                   f"{d.get('code')} — {d.get('reason')}")  # fmt: skip
+    if not can_feedback:
+        return
+    given = {int(f["registro"]): bool(f["useful"]) for f in entry.get("feedback") or []}
+    st.markdown("**Opinión sobre cada resultado**")
     comment = st.text_input("Comentario (opcional)", key=f"log_comment_{entry['id']}")
-    for i, hit in enumerate(hits):
-        registro = hit.get("registro")
+    for i, hit in enumerate(first_per_registro(hits)):
+        registro = int(hit["registro"])
         with st.container(border=True, key=f"log_hit_{entry['id']}_{i}"):
-            details = [f"**{hit['rank']}.**" if hit.get("rank") else f"**{i + 1}.**",
-                       f"Registro {registro}"]  # fmt: skip
-            if hit.get("rubro"):
-                details.append(escape_md(str(hit["rubro"])[:160]))
-            if hit.get("finalScore") is not None:
-                details.append(f"puntuación {pct(hit['finalScore'])}")
-            st.markdown(" · ".join(details))
-            if can_feedback and registro is not None:
-                _feedback_buttons(entry["id"], int(registro), comment)
+            rubro = escape_md(str(hit.get("rubro") or ""))[:160]
+            st.markdown(f"**{hit.get('rank', i + 1)}.** Registro {registro} · {rubro}")
+            _feedback_buttons(entry["id"], registro, comment, given.get(registro))
 
 
-def _feedback_buttons(log_id: Any, registro: int, comment: str) -> None:
+KINDS = {"search": "búsqueda", "chat": "consulta"}
+
+
+def _feedback_buttons(log_id: Any, registro: int, comment: str, given: bool | None) -> None:
     done = st.session_state.setdefault("feedback_sent", {})
     key = f"{log_id}:{registro}"
+    if key not in done and given is not None:
+        done[key] = given
     if key in done:
         st.caption("Gracias: opinión registrada (" + ("útil" if done[key] else "no útil") + ").")
         return

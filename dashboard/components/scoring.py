@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
+import streamlit as st
 from pandas.io.formats.style import Styler
 
 from dashboard.components.references import first_per_registro
@@ -60,9 +61,9 @@ def breakdown_styler(df: pd.DataFrame) -> Styler:
 
 
 def comparison_from_searches(
-    with_recency: Sequence[Mapping[str, Any]], without: Sequence[Mapping[str, Any]]
+    without: Sequence[Mapping[str, Any]], with_recency: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
-    """A ``compareRankings``-shaped result from two searches (while the API lacks it)."""
+    """A ``compareRankings``-shaped result (A without recency, B with it) from two searches."""
 
     def ranked(hits: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [
@@ -71,20 +72,14 @@ def comparison_from_searches(
             for i, h in enumerate(first_per_registro(hits))
         ]  # fmt: skip
 
-    a, b = ranked(with_recency), ranked(without)
+    a, b = ranked(without), ranked(with_recency)
     rank_a = {x["registro"]: x["rank"] for x in a}
     rank_b = {x["registro"]: x["rank"] for x in b}
-    changes = [
-        {"registro": r, "rankA": rank_a[r], "rankB": rank_b[r], "delta": rank_b[r] - rank_a[r]}
-        for r in rank_a
-        if r in rank_b
-    ]
     return {
         "a": a,
         "b": b,
-        "rankChanges": changes,
-        "entered": [r for r in rank_a if r not in rank_b],
-        "dropped": [r for r in rank_b if r not in rank_a],
+        "entered": [r for r in rank_b if r not in rank_a],
+        "dropped": [r for r in rank_a if r not in rank_b],
         "kendallTau": None,
     }
 
@@ -93,17 +88,21 @@ SIDE_COLUMNS = ["Pos.", "Registro", "Rubro", "Año", "Puntuación final", "Cambi
 
 
 def side_frame(
-    side: Sequence[Mapping[str, Any]], other_rank: Mapping[int, int], titles: Mapping[int, Any]
+    side: Sequence[Mapping[str, Any]],
+    before: Mapping[int, int],
+    after: Mapping[int, int] | None,
+    titles: Mapping[int, Any],
 ) -> pd.DataFrame:
-    """One ranking; 'Cambio' compares each position with the other ranking's."""
+    """One ranking; 'Cambio' is what recency does to each tesis (from ``before`` to ``after``;
+    ``after=None`` means this side is the after)."""
     rows = []
     for item in side:
         reg = int(item["registro"])
         info = titles.get(reg) or {}
+        moved = movement(before.get(reg), item.get("rank") if after is None else after.get(reg))
         rows.append([
             item.get("rank"), reg, item.get("rubro") or info.get("rubro"),
-            item.get("anio") or info.get("anio"), item.get("finalScore"),
-            movement(other_rank.get(reg), item.get("rank")),
+            item.get("anio") or info.get("anio"), item.get("finalScore"), moved,
         ])  # fmt: skip
     return pd.DataFrame(rows, columns=SIDE_COLUMNS)
 
@@ -116,3 +115,22 @@ def side_styler(df: pd.DataFrame) -> Styler:
 
 def rank_of(side: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     return {int(x["registro"]): int(x["rank"]) for x in side}
+
+
+def show_comparison(compare: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+    """Side by side: A (recency weight 0) and B (the chosen weight), rank changes coloured."""
+    titles = {int(h["registro"]): h for h in result.get("hits") or []}
+    rank_a, rank_b = rank_of(compare["a"]), rank_of(compare["b"])
+    left, right = st.columns(2)
+    left.markdown("**Sin recencia** (peso 0 %): cómo la trata la recencia")
+    left.dataframe(side_styler(side_frame(compare["a"], rank_a, rank_b, titles)),
+                   hide_index=True, key="busqueda_side_a")  # fmt: skip
+    right.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
+    right.dataframe(side_styler(side_frame(compare["b"], rank_a, None, titles)),
+                    hide_index=True, key="busqueda_side_b")  # fmt: skip
+    cols = st.columns(3)
+    tau = compare.get("kendallTau")
+    cols[0].metric("τ de Kendall", "—" if tau is None else f"{tau:.2f}",
+                   help="1 = mismo orden; 0 = sin relación; −1 = orden inverso")  # fmt: skip
+    cols[1].metric("Entran con recencia", len(compare.get("entered") or []))
+    cols[2].metric("Salen con recencia", len(compare.get("dropped") or []))

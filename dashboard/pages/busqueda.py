@@ -51,16 +51,16 @@ if searched and query.strip():
     st.session_state["busqueda_result"] = api_status.attempt(
         "Búsqueda", client.search, {**base, "recencyWeight": weight}
     )
-    if schema is None or schema.root_of("compareRankings"):
-        sides = {"recencyWeight": weight, "profile": profile}
-        ask = {"query": query, "filters": chosen, "topK": top_k, "a": sides,
-               "b": {**sides, "recencyWeight": 0.0}}  # fmt: skip
+    if schema is None or schema.root_of("compareRankings"):  # A: without recency, B: with it
+        ask = {"query": query, "filters": chosen, "topK": top_k,
+               "a": {"recencyWeight": 0.0, "profile": profile},
+               "b": {"recencyWeight": weight, "profile": profile}}  # fmt: skip
         compare = api_status.attempt("Comparación", client.compare_rankings, ask)
     else:
         without = api_status.attempt("Búsqueda", client.search, {**base, "recencyWeight": 0.0})
         found = st.session_state["busqueda_result"]
         compare = (
-            found and without and scoring.comparison_from_searches(found["hits"], without["hits"])
+            found and without and scoring.comparison_from_searches(without["hits"], found["hits"])
         )
     st.session_state["busqueda_compare"] = compare
 elif searched:
@@ -97,21 +97,8 @@ if result:
 
 compare = st.session_state.get("busqueda_compare")
 if result and compare:
-    st.subheader("Con y sin recencia")
+    st.subheader("Sin y con recencia")
     if schema is not None and not schema.root_of("compareRankings"):
         api_status.not_available("compareRankings", "compareRankings")
         st.caption("Mientras tanto, la comparación se calcula con dos búsquedas.")
-    titles = {int(h["registro"]): h for h in result.get("hits") or []}
-    rank_a, rank_b = scoring.rank_of(compare["a"]), scoring.rank_of(compare["b"])
-    left, right = st.columns(2)
-    left.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
-    left.dataframe(scoring.side_styler(scoring.side_frame(compare["a"], rank_b, titles)),
-                   hide_index=True, key="busqueda_side_a")  # fmt: skip
-    right.markdown("**Sin recencia** (peso 0 %)")
-    right.dataframe(scoring.side_styler(scoring.side_frame(compare["b"], rank_a, titles)),
-                    hide_index=True, key="busqueda_side_b")  # fmt: skip
-    cols = st.columns(3)
-    tau = compare.get("kendallTau")
-    cols[0].metric("τ de Kendall", "—" if tau is None else f"{tau:.2f}")
-    cols[1].metric("Entran con recencia", len(compare.get("entered") or []))
-    cols[2].metric("Salen con recencia", len(compare.get("dropped") or []))
+    scoring.show_comparison(compare, result)

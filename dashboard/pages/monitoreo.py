@@ -5,17 +5,28 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status, charts, monitoring
-from dashboard.formatting import EPOCAS, datetime_es
+from dashboard.formatting import EPOCAS, count, datetime_es
 
 st.title("Monitoreo")
 schema = api_status.require_api()
 WINDOWS = {24: "Últimas 24 horas", 168: "Últimos 7 días", 720: "Últimos 30 días"}
-hours = st.selectbox("Periodo", list(WINDOWS), index=1, key="monitoreo_window",
-                     format_func=WINDOWS.get)  # fmt: skip
-api_status.refresh_button("monitoreo_refresh")
+left, right = st.columns([3, 1], vertical_alignment="bottom")
+hours = left.selectbox("Periodo", list(WINDOWS), index=1, key="monitoreo_window",
+                       format_func=WINDOWS.get)  # fmt: skip
+with right:
+    api_status.refresh_button("monitoreo_refresh")
 
 if api_status.offers(schema, "monitoring", "Métricas de monitoreo"):
     data = api_status.attempt("Monitoreo", client.monitoring, hours) or {}
+    if "searches" in data:
+        cols = st.columns(3)
+        cols[0].metric("Búsquedas y consultas", count(data.get("searches")))
+        cols[1].metric("Resultados mostrados", count(data.get("hits")))
+        health = data.get("logHealth") or {}
+        cols[2].metric("Registro de búsquedas", health.get("status", "—"),
+                       help=health.get("lastError") or None)  # fmt: skip
+        if data.get("truncated"):
+            st.caption("El periodo tiene más entradas de las leídas; las cifras son parciales.")
     st.subheader("Distribución del impulso por recencia")
     bins = monitoring.histogram_rows(data.get("boostHistogram") or [])
     if bins:
@@ -24,20 +35,16 @@ if api_status.offers(schema, "monitoring", "Métricas de monitoreo"):
     else:
         st.caption("Sin búsquedas en el periodo.")
     st.subheader("Distribución temporal: recuperadas, citadas y corpus")
-    temporal = data.get("temporal") or []
-    left, right = st.columns(2)
-    by_year = monitoring.temporal_rows(temporal, "byYear")
+    series = monitoring.temporal_series(data)
+    by_year = monitoring.temporal_rows(series, "byYear")
     if by_year:
-        chart = charts.year_bars([{**r, "count": r["share"]} for r in by_year],
-                                 "Proporción por año", series="series")  # fmt: skip
-        left.altair_chart(chart, key="monitoreo_years")
-    by_epoca = monitoring.temporal_rows(temporal, "byEpoca")
+        chart = charts.share_by_year(by_year, "Proporción por año")
+        st.altair_chart(chart, key="monitoreo_years")
+    by_epoca = monitoring.temporal_rows(series, "byEpoca")
     if by_epoca:
         df = pd.DataFrame(by_epoca).pivot_table(index="key", columns="series", values="share")
-        df = df.reindex(
-            [e for e in EPOCAS if e in df.index] + [e for e in df.index if e not in EPOCAS]
-        )
-        right.dataframe(df.style.format("{:.1%}", na_rep="—"), key="monitoreo_epocas")
+        order = [e for e in EPOCAS if e in df.index] + [e for e in df.index if e not in EPOCAS]
+        st.dataframe(df.reindex(order).style.format("{:.1%}", na_rep="—"), key="monitoreo_epocas")
     st.subheader("Fuentes anteriores a la reforma o superadas")
     shares = data.get("shares")
     frame, period = monitoring.shares_frame(shares)
@@ -46,6 +53,9 @@ if api_status.offers(schema, "monitoring", "Métricas de monitoreo"):
                         key="monitoreo_shares")  # fmt: skip
     elif isinstance(shares, dict):
         monitoring.shares_metrics(shares)
+        st.caption("Proporciones del periodo elegido; cambie el periodo para compararlas.")
+    if data.get("byMateria"):
+        st.dataframe(monitoring.materia_frame(data["byMateria"]), hide_index=True)
     st.subheader("Alertas")
     monitoring.alerts_list(data.get("alerts") or [])
 
@@ -60,7 +70,7 @@ if api_status.offers(schema, "searchLog", "Registro de búsquedas"):
                               f"{by_id[i].get('question')}")  # fmt: skip
         can_feedback = schema is None or schema.root_of("feedback") is not None
         if not can_feedback:
-            api_status.not_available("Opiniones sobre las referencias", "feedback")
+            api_status.not_available("Opiniones sobre los resultados", "feedback")
         monitoring.drill_down(by_id[chosen], can_feedback)
     else:
         st.caption("Aún no hay búsquedas registradas.")

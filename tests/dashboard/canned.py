@@ -77,39 +77,71 @@ CHAT = {"id": "c-1", "mode": "EXTRACTIVE", "ragUsed": False, "llmError": "sin cl
                           "coverage": 0.67},
         "intent": INTENT, "discarded": DISCARDED}  # fmt: skip
 
-COMPARE = {"a": [{"registro": 2031616, "rank": 1, "finalScore": 0.8},
-                 {"registro": 2023695, "rank": 2, "finalScore": 0.6}],
-           "b": [{"registro": 246545, "rank": 1, "finalScore": 0.9},
-                 {"registro": 2031616, "rank": 2, "finalScore": 0.7}],
-           "rankChanges": [{"registro": 2031616, "rankA": 1, "rankB": 2, "delta": 1}],
+# A = without recency, B = with it (the API's convention: entered = in B only).
+COMPARE = {"a": [{"registro": 246545, "rank": 1, "finalScore": 0.9, "anio": 1987},
+                 {"registro": 2031616, "rank": 2, "finalScore": 0.7, "anio": 2025}],
+           "b": [{"registro": 2031616, "rank": 1, "finalScore": 0.8, "anio": 2025},
+                 {"registro": 2023695, "rank": 2, "finalScore": 0.6, "anio": 2021}],
+           "rankChanges": [{"registro": 2031616, "rankA": 2, "rankB": 1, "delta": 1},
+                           {"registro": 2023695, "rankA": None, "rankB": 2, "delta": None},
+                           {"registro": 246545, "rankA": 1, "rankB": None, "delta": None}],
            "entered": [2023695], "dropped": [246545], "kendallTau": 0.33}  # fmt: skip
 
 TIMELINE = {"total": 120, "items": [_record(2), _record(1), _record(0)]}
 
+
+def _series(name: str) -> dict[str, Any]:
+    return {"series": name, "total": 6,
+            "byYear": [{"key": "1987", "count": 4}, {"key": "2021", "count": 2}],
+            "byEpoca": [{"key": "Séptima Época", "count": 4},
+                        {"key": "Undécima Época", "count": 2}]}  # fmt: skip
+
+
 MONITORING = {
-    "boostHistogram": [{"profile": "default", "bins": [{"low": 0.2, "high": 0.4, "count": 3},
-                                                      {"low": 0.4, "high": 0.6, "count": 5}]}],
-    "temporal": [{"series": s, "byYear": [{"key": "1987", "count": 4}, {"key": "2021", "count": 2}],
-                  "byEpoca": [{"key": "Séptima Época", "count": 4},
-                              {"key": "Undécima Época", "count": 2}]}
-                 for s in ("retrieved", "cited", "corpus")],
-    "shares": [{"period": "2026-11-20", "preRepeal": 0.4, "superseded": 0.1},
-               {"period": "2026-11-21", "preRepeal": 0.3, "superseded": 0.05}],
+    "windowHours": 168, "since": "2026-11-15T02:00:00", "until": "2026-11-22T02:00:00",
+    "searches": 12, "hits": 96, "truncated": False,
+    "boostHistogram": [{"profile": "default", "total": 8,
+                        "bins": [{"low": 0.2, "high": 0.4, "count": 3},
+                                 {"low": 0.4, "high": 0.6, "count": 5}]}],
+    "temporal": {s: _series(s) for s in ("retrieved", "cited", "corpus")},
+    "temporalSeries": [_series(s) for s in ("retrieved", "cited", "corpus")],
+    "shares": {"preBefore2000": 0.4, "preReform": 0.25, "superseded": 0.05, "hits": 96,
+               "reformHits": 40},
+    "byMateria": [{"materia": "Civil", "searches": 5, "hits": 40, "preReformShare": 0.25},
+                  {"materia": None, "searches": 7, "hits": 56, "preReformShare": None}],
     "alerts": [{"code": "PRE_REFORM_CITED", "severity": "warning", "count": 3,
                 "firstSeen": "2026-11-20T10:00:00", "lastSeen": "2026-11-21T12:30:00",
-                "examples": ["pensión alimenticia 1987"]},
+                "examples": ["pensión alimenticia 1987"],
+                "message": "Se citaron tesis anteriores a la reforma"},
                {"code": "SUPERSEDED_TOP1", "severity": "critical", "count": 1,
                 "firstSeen": "2026-11-21T09:00:00", "lastSeen": "2026-11-21T09:00:00",
-                "examples": ["amparo directo"]}],
+                "examples": ["amparo directo"], "message": "Una tesis superada quedó primera"}],
+    "logHealth": {"status": "ok", "recorded": 12, "failures": 0, "lastError": None},
 }  # fmt: skip
 
+
+def _logged(i: int, rank: int) -> dict[str, Any]:
+    h = hit(i, rank, rank)
+    return {**{k: h[k] for k in ("registro", "rubro", "anio", "epoca", "tipo", "materias",
+                                 "similarity", "relevance", "recencyFactor", "epocaFactor",
+                                 "finalScore", "boost", "rank", "rankWithoutRecency")},
+            "estado": h["status"]["estado"]}  # fmt: skip
+
+
+_ENTRY = {"kind": "search", "route": "relevance", "cutoffYear": None, "rulesApplied": True,
+          "mode": "hybrid", "parameters": {}, "candidates": 100, "latencyMs": 42.0,
+          "discarded": [], "cited": [], "feedback": []}  # fmt: skip
 SEARCH_LOG = [
-    {"id": "log-1", "timestamp": "2026-11-21T12:30:00", "question": "pensión alimenticia",
-     "materia": "Civil", "temporal": None, "profile": "default", "recencyWeight": 0.5,
-     "hits": [{"registro": 2031616, "rank": 1, "finalScore": 0.8, "rubro": TESIS[0][1]},
-              {"registro": 246545, "rank": 2, "finalScore": 0.4, "rubro": TESIS[2][1]}]},
-    {"id": "log-2", "timestamp": "2026-11-21T13:00:00", "question": "amparo directo",
-     "materia": None, "temporal": "latest", "profile": "seed", "recencyWeight": 0.2, "hits": []},
+    {**_ENTRY, "id": "log-1", "timestamp": "2026-11-21T12:30:00",
+     "question": "pensión alimenticia", "materia": "Civil", "temporal": None,
+     "profile": "default", "recencyWeight": 0.5, "hits": [_logged(0, 1), _logged(2, 2)],
+     "discarded": [{"registro": 240001, "anio": 1980, "code": "PRE_REFORM",
+                    "reason": "Anterior a la reforma"}],
+     "feedback": [{"registro": 2031616, "useful": True, "comment": None,
+                   "timestamp": "2026-11-21T12:31:00"}]},
+    {**_ENTRY, "id": "log-2", "timestamp": "2026-11-21T13:00:00", "question": "amparo directo",
+     "materia": None, "temporal": "latest", "profile": "seed", "recencyWeight": 0.2,
+     "hits": []},
 ]  # fmt: skip
 
 BUCKETS = {
@@ -140,7 +172,14 @@ def root() -> dict[str, Any]:
         "latest": lambda info, **kw: TIMELINE,
         "distribution": lambda info, groupBy, filters=None: BUCKETS.get(groupBy, []),
         "monitoring": lambda info, windowHours=168: MONITORING,
-        "searchLog": lambda info, limit=50, offset=0: SEARCH_LOG,
-        "feedback": lambda info, **kw: {"ok": True},
+        "searchLog": lambda info, limit=20, offset=0: SEARCH_LOG,
+        "alerts": lambda info, windowHours=168: MONITORING["alerts"],
+        "feedback": lambda info, logId, registro, useful, comment=None: {
+            "logId": logId,
+            "registro": registro,
+            "useful": useful,
+            "comment": comment,
+            "ok": True,
+        },
         "corpusStats": lambda info: CORPUS,
     }

@@ -7,6 +7,7 @@ the test instead of passing silently.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -34,12 +35,21 @@ def build(announced: bool = True, sdl: str | None = None) -> GraphQLSchema:
     base = sdl if sdl is not None else SCHEMA_FILE.read_text(encoding="utf-8")
     parts = [base]
     if announced:
-        parts += [ANNOUNCED_FILE.read_text(encoding="utf-8"), *_extensions(base)]
+        parts += [_announced_types(base), *_extensions(base)]
     schema = build_schema("\n".join(parts))
     for t in schema.type_map.values():
         if isinstance(t, GraphQLUnionType):
             t.resolve_type = _resolve_member
     return schema
+
+
+def _announced_types(base: str) -> str:
+    """announced.graphql without the scalars ``base`` already declares."""
+    lines = ANNOUNCED_FILE.read_text(encoding="utf-8").splitlines()
+    declared = set(re.findall(r"^scalar (\w+)", base, flags=re.MULTILINE))
+    return "\n".join(
+        line for line in lines if not (line.startswith("scalar ") and line.split()[1] in declared)
+    )
 
 
 def _extensions(base: str) -> list[str]:

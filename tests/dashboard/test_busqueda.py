@@ -36,14 +36,15 @@ def test_breakdown_intent_discarded_and_comparison(api: FakeApi, page) -> None:
 
     side_a = frame(at, *SIDE_COLUMNS, exact=True)
     side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
-    assert list(side_a["Registro"]) == [2031616, 2023695]
-    assert list(side_a["Cambio"]) == ["↑ 1", "nuevo"]
-    assert list(side_b["Registro"]) == [246545, 2031616]
+    assert list(side_a["Registro"]) == [246545, 2031616]
+    assert list(side_a["Cambio"]) == ["sale", "↑ 1"]
+    assert list(side_b["Registro"]) == [2031616, 2023695]
+    assert list(side_b["Cambio"]) == ["↑ 1", "nuevo"]
     assert "τ de Kendall: 0.33" in shown and "Entran con recencia: 1" in shown
 
     (compare,) = api.called("compareRankings")
-    assert compare["input"]["a"]["recencyWeight"] == 0.5
-    assert compare["input"]["b"]["recencyWeight"] == 0.0
+    assert compare["input"]["a"] == {"recencyWeight": 0.0, "profile": "DEFAULT"}
+    assert compare["input"]["b"] == {"recencyWeight": 0.5, "profile": "DEFAULT"}
 
 
 def test_settings_reach_search(api: FakeApi, page) -> None:
@@ -81,6 +82,7 @@ def test_without_compare_rankings_two_searches_are_compared(current_api: FakeApi
     assert weights == [0.5, 0.0]
     side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
     assert list(side_b["Registro"]) == [h[0] for h in canned.TESIS]
+    assert set(side_b["Cambio"]) == {"="}
 
 
 def test_empty_query_is_not_sent(api: FakeApi, page) -> None:

@@ -14,12 +14,16 @@ def test_histogram_distributions_and_alerts(api: FakeApi, page) -> None:
     assert api.called("monitoring") == [{"windowHours": 168}]
 
     titles = [c.get("title") for c in charts(at)]
-    assert "Impulso = puntuación final / relevancia" in str(titles)
-    assert "Proporción por año" in str(titles) and "Proporción en el tiempo" in str(titles)
+    assert titles == ["Impulso = puntuación final / relevancia", "Proporción por año"]
     epocas = frame(at, "Recuperadas", "Citadas", "Corpus")
     assert list(epocas.index) == ["Séptima Época", "Undécima Época"]
+    materias = frame(at, "Materia", "Búsquedas", "Anteriores a la reforma")
+    assert list(materias["Materia"]) == ["Civil", "Sin materia"]
 
     shown = texts(at)
+    assert "Búsquedas y consultas: 12" in shown and "Registro de búsquedas: ok" in shown
+    assert "Anteriores a 2000: 40.0 %" in shown and "Superadas o sin vigencia: 5.0 %" in shown
+    assert "Resultados en el periodo: 96" in shown
     for alert in canned.MONITORING["alerts"]:
         assert f"**{alert['code']}**".replace("_", "\\_") in shown
     assert ":red-badge[crítica] **SUPERSEDED\\_TOP1** · 1 veces" in shown
@@ -40,7 +44,12 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
     at.run()
     log = frame(at, "Fecha", "Pregunta", "Peso de la recencia")
     assert list(log["Pregunta"]) == ["pensión alimenticia", "amparo directo"]
-    assert "Registro 246545" in texts(at)
+    hits = frame(at, "Pos.", "Registro", "Vigencia", "Factor de recencia")
+    assert list(hits["Vigencia"]) == ["Vigente", "Superada"]
+    shown = texts(at)
+    assert "Registro 246545" in shown
+    assert "Descartada 240001 (1980): PRE_REFORM — Anterior a la reforma" in shown
+    assert "Gracias: opinión registrada (útil)." in shown  # stored with the log entry
     at.text_input(key="log_comment_log-1").input("La segunda está superada")
     at.button(key="fb_log-1:246545_False").click()
     at.run()
@@ -50,6 +59,7 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
          "comment": "La segunda está superada"}
     ]  # fmt: skip
     assert "Gracias: opinión registrada (no útil)." in texts(at)
+    assert not [b for b in at.button if (b.key or "").startswith("fb_log-1:2031616")]
 
 
 def test_without_monitoring_the_page_says_so(current_api: FakeApi, page) -> None:
