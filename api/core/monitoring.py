@@ -46,6 +46,10 @@ MODERN_YEAR = 2000
 # Boost = final / relevance is a product of factors near 1 (<= 1 under ``default``, up to
 # about 2.6 under ``seed``), so 5 % steps resolve it; bins are aligned to multiples of it.
 BOOST_BIN_WIDTH = 0.05
+# INVERSION needs recency to have favoured the newer tesis by at least 5 % (its boost over
+# the older one's): below that both sit on the flat tail of the decay (1976 vs 1977 differ by
+# 0.2 %) and a swap between near-equal cosines is noise, not recency failing.
+INVERSION_MIN_BOOST_RATIO = 1.05
 MAX_EXAMPLES = 3  # example questions per alert
 UNKNOWN = "desconocido"  # época or year key of a cited registro not found among the hits
 
@@ -424,10 +428,13 @@ def _alert(
 
 
 def inversions(entry: LogEntry, gap: float) -> list[tuple[LoggedHit, LoggedHit]]:
-    """(older, newer) pairs where an older tesis ranks above a newer one that shares a
-    materia with it and whose cosine is within ``gap``: recency should have decided.
+    """(older, newer) pairs where an older tesis ranks above a newer one although recency
+    favoured the newer one (a boost at least ``INVERSION_MIN_BOOST_RATIO`` times larger),
+    their cosines are within ``gap`` and they share a materia: relevance from elsewhere (e.g.
+    BM25) overrode recency between equals.
 
-    Compared at tesis level (best chunk per registro). Not checked when recency was off
+    Compared at tesis level (best chunk per registro). A demoted (superseded) newer tesis has
+    the smaller boost, so it is never part of an inversion. Not checked when recency was off
     (weight 0: similarity order was asked for) or for questions about the earliest criteria
     (oldest first is the answer there).
     """
@@ -444,6 +451,7 @@ def inversions(entry: LogEntry, gap: float) -> list[tuple[LoggedHit, LoggedHit]]
         for i, older in enumerate(tesis)
         for newer in tesis[i + 1 :]
         if older.anio < newer.anio
+        and newer.boost >= older.boost * INVERSION_MIN_BOOST_RATIO
         and set(older.materias) & set(newer.materias)
         and abs(older.similarity - newer.similarity) <= gap + 1e-12
     ]

@@ -268,10 +268,12 @@ class WeaviateSearchLog:
     def get(self, log_id: str) -> LogEntry | None:
         collection = self._collection(SEARCH_LOG)
         with _vendor_errors("lookup"):
-            obj = collection.query.fetch_object_by_id(
-                entry_uuid(log_id), return_properties=["entryId", "payload"]
+            result = collection.query.fetch_objects(
+                filters=Filter.by_id().equal(entry_uuid(log_id)),
+                limit=1,
+                return_properties=["entryId", "payload"],
             )
-        entries = self._entries([] if obj is None else [obj.properties])
+        entries = self._entries([obj.properties for obj in result.objects])
         return entries[0] if entries else None
 
     def _entries(self, objects: Sequence[dict[str, Any]]) -> list[LogEntry]:
@@ -297,7 +299,12 @@ class WeaviateSearchLog:
         collection = self._collection(FEEDBACK)
         with _vendor_errors("feedback read"):
             result = collection.query.fetch_objects(filters=where, limit=self.max_results)
-        found = [_to_feedback(dict(obj.properties)) for obj in result.objects]
+        found = []
+        for obj in result.objects:
+            try:
+                found.append(_to_feedback(dict(obj.properties)))
+            except (ValueError, TypeError) as exc:  # a corrupt object is skipped
+                logger.warning("feedback object %s is unreadable: %s", obj.uuid, exc)
         return sorted(found, key=lambda f: (f.timestamp, f.log_id, f.registro))
 
     # --- lifecycle
@@ -311,6 +318,13 @@ class WeaviateSearchLog:
         if not ready:
             return {"status": "degraded", "log": "weaviate", "detail": f"{self.url} not ready"}
         return {"status": "ok", "log": "weaviate", "detail": f"{self.url} ready"}
+
+    def drop_collections(self) -> None:
+        """Delete both collections and everything in them (tests, resets)."""
+        client = self._ready_client()
+        with _vendor_errors("collection drop"):
+            client.collections.delete([f"{self.prefix}{SEARCH_LOG}", f"{self.prefix}{FEEDBACK}"])
+        self.close()  # the next call recreates them
 
     def close(self) -> None:
         """Close the client; a later call reconnects."""

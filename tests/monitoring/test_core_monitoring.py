@@ -163,14 +163,14 @@ def test_by_materia_breakdown() -> None:
 
 
 def test_inversion_is_detected_in_the_constructed_case_and_not_in_its_mirror() -> None:
-    older = logged_hit(100, 1995, rank=1, similarity=0.812)
-    newer = logged_hit(200, 2020, rank=2, similarity=0.800)
+    older = logged_hit(100, 1995, rank=1, similarity=0.812, boost=0.6)
+    newer = logged_hit(200, 2020, rank=2, similarity=0.800, boost=0.9)
     inverted = log_entry([older, newer])
     assert inversions(inverted, 0.02) == [(older, newer)]
     assert INVERSION in codes([inverted])
 
-    mirror = log_entry([logged_hit(200, 2020, rank=1, similarity=0.800),
-                        logged_hit(100, 1995, rank=2, similarity=0.812)])  # fmt: skip
+    mirror = log_entry([logged_hit(200, 2020, rank=1, similarity=0.800, boost=0.9),
+                        logged_hit(100, 1995, rank=2, similarity=0.812, boost=0.6)])  # fmt: skip
     assert inversions(mirror, 0.02) == []
     assert INVERSION not in codes([mirror])
 
@@ -180,23 +180,27 @@ def test_inversion_is_detected_in_the_constructed_case_and_not_in_its_mirror() -
     [
         ({"similarity": 0.70}, "similarity gap above 0.02"),
         ({"materias": ("Penal",)}, "no shared materia"),
+        ({"boost": 0.6}, "recency did not favour the newer one (both at the floor)"),
+        ({"boost": 0.62}, "favoured by less than 5 %: the flat tail of the decay"),
+        ({"boost": 0.3}, "the newer one was demoted (superseded)"),
     ],
 )
 def test_no_inversion_when_the_pair_is_not_comparable(change, why) -> None:
-    older = logged_hit(100, 1995, rank=1, similarity=0.812)
-    newer = logged_hit(200, 2020, rank=2, **{"similarity": 0.800, **change})
+    older = logged_hit(100, 1995, rank=1, similarity=0.812, boost=0.6)
+    newer = logged_hit(200, 2020, rank=2, **{"similarity": 0.800, "boost": 0.9, **change})
     assert inversions(log_entry([older, newer]), 0.02) == [], why
 
 
 @pytest.mark.parametrize("kwargs", [{"recency_weight": 0.0}, {"temporal": "earliest"}])
 def test_no_inversion_when_oldest_first_was_asked_for(kwargs) -> None:
-    hits = [logged_hit(100, 1995, rank=1), logged_hit(200, 2020, rank=2)]
+    hits = [logged_hit(100, 1995, rank=1, boost=0.6), logged_hit(200, 2020, rank=2, boost=0.9)]
     assert inversions(log_entry(hits, **kwargs), 0.02) == []
 
 
 def test_inversion_compares_tesis_not_chunks() -> None:
-    hits = [logged_hit(100, 1995, rank=1), logged_hit(100, 1995, rank=2, similarity=0.5),
-            logged_hit(200, 2020, rank=3, similarity=0.79)]  # fmt: skip
+    hits = [logged_hit(100, 1995, rank=1, boost=0.6),
+            logged_hit(100, 1995, rank=2, similarity=0.5, boost=0.6),
+            logged_hit(200, 2020, rank=3, similarity=0.79, boost=0.9)]  # fmt: skip
     assert [(o.registro, n.registro) for o, n in inversions(log_entry(hits), 0.02)] == [(100, 200)]
 
 

@@ -195,3 +195,9 @@ def test_unreachable_server_is_a_log_error_and_degraded_health() -> None:
 
 def test_health_ok_when_ready(log) -> None:
     assert log.health()["status"] == "ok"
+
+
+def test_drop_collections_deletes_both(log, httpserver) -> None:
+    log.drop_collections()
+    deleted = [r.path for r, _ in httpserver.log if r.method == "DELETE"]
+    assert deleted == ["/v1/schema/TestSearchLog", "/v1/schema/TestFeedback"]
