@@ -140,7 +140,12 @@ class LogHealth:
             return None
         stats = recorder.stats()
         status = "ok" if stats["failures"] == 0 else "degraded"
-        return cls(status, stats["recorded"], stats["failures"], stats["last_error"])
+        return cls(
+            status=status,
+            recorded=stats["recorded"],
+            failures=stats["failures"],
+            last_error=stats["last_error"],
+        )
 
 
 @strawberry.type(description="Boost and temporal distributions, shares and alerts of a window.")
