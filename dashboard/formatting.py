@@ -189,6 +189,22 @@ def temporal_mode_label(mode: str | None) -> str:
     return _TEMPORAL_MODES.get(mode, str(mode))
 
 
+_PROFILES = {"DEFAULT": "Predeterminado", "SEED": "Semilla (seed 000)", "GENERIC": "Genérico"}
+_RETRIEVAL = {
+    "HYBRID": "Híbrida (BM25 + vectores)",
+    "VECTOR": "Vectorial",
+    "LEXICAL": "Léxica (BM25)",
+}
+
+
+def profile_label(profile: str | None) -> str:
+    return "—" if not profile else _PROFILES.get(profile.upper(), profile)
+
+
+def retrieval_label(mode: str | None) -> str:
+    return "—" if not mode else _RETRIEVAL.get(mode.upper(), mode)
+
+
 def severity_badge(severity: str | None) -> str:
     """A coloured markdown badge: red (critical/error/high), orange (warning/medium), blue."""
     level = (severity or "info").lower()

@@ -19,9 +19,12 @@ HEIGHT = 280
 
 
 def epoca_scale(present: Sequence[str] = ()) -> alt.Scale:
-    """Colours fixed per época so every chart agrees; unknown names appended in grey."""
-    extra = [e for e in present if e not in EPOCAS]
-    return alt.Scale(domain=[*EPOCAS, *extra], range=[*EPOCA_COLORS, *["#607d8b"] * len(extra)])
+    """Colours fixed per época so every chart agrees; only the épocas ``present`` are listed."""
+    domain = [e for e in EPOCAS if e in present] + [e for e in present if e not in EPOCAS]
+    if not domain:
+        domain = list(EPOCAS)
+    colors = dict(zip(EPOCAS, EPOCA_COLORS, strict=True))
+    return alt.Scale(domain=domain, range=[colors.get(e, "#607d8b") for e in domain])
 
 
 def counts_bar(
@@ -36,8 +39,9 @@ def counts_bar(
     order: Any = list(sort) if sort is not None else "-x" if horizontal else "x"
     key_enc = alt.Y if horizontal else alt.X
     val_enc = alt.X if horizontal else alt.Y
+    height = max(90, 32 * len(df)) if horizontal else HEIGHT
     return (
-        alt.Chart(df, title=title, height=HEIGHT)
+        alt.Chart(df, title=title, height=height)
         .mark_bar()
         .encode(
             key_enc("key:N", title=key_title, sort=order),

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard.components.tables import rubro_last
 from dashboard.formatting import materias_label, pct, year
 
 
@@ -62,7 +63,7 @@ def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
          d.get("code"), d.get("reason"), pct(d.get("similarity")), pct(d.get("finalScore"))]
         for d in discarded
     ]  # fmt: skip
-    return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)
+    return rubro_last(pd.DataFrame(rows, columns=DISCARDED_COLUMNS))
 
 
 def discarded_table(discarded: Sequence[Mapping[str, Any]] | None, key: str) -> None:
@@ -103,4 +104,4 @@ def references_frame(refs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     ]  # fmt: skip
     columns = ["N", "Registro", "Rubro", "Año", "Época", "Materias", "Vigencia",
                "Similitud", "Puntuación final"]  # fmt: skip
-    return pd.DataFrame(rows, columns=columns)
+    return rubro_last(pd.DataFrame(rows, columns=columns))

@@ -22,11 +22,13 @@ def filters(prefix: str, schema: Schema | None, expanded: bool = False) -> dict[
     }
     with st.expander("Filtros", expanded=expanded, icon=":material/filter_alt:"):
         left, right = st.columns(2)
-        materias = left.multiselect("Materias", materia_options(schema), key=f"{prefix}_materias")
+        materias = left.multiselect(
+            "Materias", materia_options(schema), key=f"{prefix}_materias", placeholder="Todas"
+        )
         tipo = right.selectbox(
             "Tipo", [ANY, *tipos], key=f"{prefix}_tipo", format_func=lambda v: tipos.get(v, v)
         )
-        epocas = left.multiselect("Épocas", EPOCAS, key=f"{prefix}_epocas")
+        epocas = left.multiselect("Épocas", EPOCAS, key=f"{prefix}_epocas", placeholder="Todas")
         first, last = right.slider(
             "Años", FIRST_YEAR, this_year, (FIRST_YEAR, this_year), key=f"{prefix}_anios"
         )

@@ -11,6 +11,7 @@ import streamlit as st
 from dashboard import client
 from dashboard.components import api_status
 from dashboard.components.references import first_per_registro
+from dashboard.components.tables import rubro_last
 from dashboard.formatting import (
     count,
     datetime_es,
@@ -133,7 +134,7 @@ def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
              year(h.get("anio")), h.get("epoca"), estado_label(h.get("estado")),
              pct(h.get("similarity")), pct(h.get("recencyFactor")), pct(h.get("finalScore"))]
             for h in hits]  # fmt: skip
-    return pd.DataFrame(data, columns=HIT_COLUMNS)
+    return rubro_last(pd.DataFrame(data, columns=HIT_COLUMNS))
 
 
 def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:

@@ -74,17 +74,19 @@ def reference_panel(ref: Mapping[str, Any]) -> None:
         url = ref.get("url") or tesis_url(registro)
         clave = f" · Clave: {escape_md(ref['clave'])}" if ref.get("clave") else ""
         st.markdown(f"Registro digital: [{registro}]({url}){clave}")
-        cols = st.columns(4)
-        cols[0].metric("Época", ref.get("epoca") or "—")
-        cols[1].metric("Año", year(ref.get("anio")))
-        cols[2].metric("Tipo", tipo_label(ref.get("tipo")))
-        cols[3].metric("Similitud", pct(ref.get("similarity")))
-        st.caption(f"Materias: {materias_label(ref.get('materias'))}")
+        facts = [
+            f"**Época:** {ref.get('epoca') or '—'}",
+            f"**Año:** {year(ref.get('anio'))}",
+            f"**Tipo:** {tipo_label(ref.get('tipo'))}",
+            f"**Materias:** {materias_label(ref.get('materias'))}",
+        ]
+        st.markdown(" · ".join(facts))
         _status(ref.get("status"))
-        cols = st.columns(2)
-        cols[0].metric("Puntuación final", pct(ref.get("finalScore")))
         fragments = list(ref.get("fragments") or [])
-        cols[1].metric("Fragmentos", count(ref.get("chunkCount") or len(fragments)))
+        cols = st.columns(3)
+        cols[0].metric("Similitud", pct(ref.get("similarity")))
+        cols[1].metric("Puntuación final", pct(ref.get("finalScore")))
+        cols[2].metric("Fragmentos", count(ref.get("chunkCount") or len(fragments)))
         for fragment in fragments:
             _fragment(fragment)
 

@@ -10,6 +10,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from dashboard.components.references import first_per_registro
+from dashboard.components.tables import rubro_last
 from dashboard.formatting import pct, score, status_text
 
 BREAKDOWN_COLUMNS = [
@@ -48,7 +49,7 @@ def breakdown_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
          status_text(h.get("status"))]
         for h in hits
     ]  # fmt: skip
-    return pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS)
+    return rubro_last(pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS))
 
 
 def breakdown_styler(df: pd.DataFrame) -> Styler:
@@ -104,7 +105,7 @@ def side_frame(
             item.get("rank"), reg, item.get("rubro") or info.get("rubro"),
             item.get("anio") or info.get("anio"), item.get("finalScore"), moved,
         ])  # fmt: skip
-    return pd.DataFrame(rows, columns=SIDE_COLUMNS)
+    return rubro_last(pd.DataFrame(rows, columns=SIDE_COLUMNS))
 
 
 def side_styler(df: pd.DataFrame) -> Styler:

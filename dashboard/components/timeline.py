@@ -7,13 +7,17 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.components.tables import rubro_last
 from dashboard.formatting import date_es, status_text, tipo_label, vigencia_group
 
 TABLE_COLUMNS = ["Fecha", "Registro", "Rubro", "Época", "Tipo", "Vigencia"]
 
 
-def chart_rows(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One row per tesis; a missing date falls on 1 July of its year."""
+def chart_rows(
+    items: Sequence[Mapping[str, Any]], order: str | None = None
+) -> list[dict[str, Any]]:
+    """One row per tesis (sorted by date if ``order`` is ASC/DESC, else as given); a missing
+    date falls on 1 July of its year."""
     rows: list[dict[str, Any]] = []
     seen: set[int] = set()
     for item in items:
@@ -36,7 +40,9 @@ def chart_rows(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "estado": status_text(item.get("status")),
             }
         )
-    return rows
+    if order is None:
+        return rows
+    return sorted(rows, key=lambda r: str(r["fecha"]), reverse=order == "DESC")
 
 
 def table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
@@ -45,4 +51,4 @@ def table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
          r["rubro"], r["epoca"], r["tipo"], r["estado"]]
         for r in rows
     ]  # fmt: skip
-    return pd.DataFrame(data, columns=TABLE_COLUMNS)
+    return rubro_last(pd.DataFrame(data, columns=TABLE_COLUMNS))

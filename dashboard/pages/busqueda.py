@@ -4,7 +4,7 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status, explain, filters, references, scoring
-from dashboard.formatting import pct, temporal_mode_label
+from dashboard.formatting import pct, profile_label, retrieval_label, temporal_mode_label
 
 st.title("Búsqueda y puntuación")
 st.caption(
@@ -26,9 +26,11 @@ with st.form("busqueda_form"):
         weight = filters.recency_slider("busqueda_recency")
     top_k = cols[1].number_input("Resultados", 1, 50, 10, key="busqueda_top_k")
     profiles = filters.enum_options(schema, "ScoringProfile", ("DEFAULT", "SEED"))
-    profile = cols[2].selectbox("Perfil de puntuación", profiles, key="busqueda_profile")
+    profile = cols[2].selectbox("Perfil de puntuación", profiles, key="busqueda_profile",
+                                format_func=profile_label)  # fmt: skip
     modes = filters.enum_options(schema, "RetrievalMode", ("HYBRID", "VECTOR", "LEXICAL"))
-    mode = cols[3].selectbox("Recuperación", modes, key="busqueda_mode")
+    mode = cols[3].selectbox("Recuperación", modes, key="busqueda_mode",
+                             format_func=retrieval_label)  # fmt: skip
     superseded = temporal = rules = None
     extra = st.columns(3)
     if _input_has("includeSuperseded"):
@@ -72,8 +74,8 @@ if result:
     cols = st.columns(4)
     cols[0].metric("Candidatos puntuados", result.get("candidates", "—"))
     cols[1].metric("Peso de la recencia", pct(result.get("recencyWeight"), 0))
-    cols[2].metric("Perfil", str(result.get("profile", "—")))
-    cols[3].metric("Recuperación", str(result.get("mode", "—")))
+    cols[2].metric("Perfil", profile_label(result.get("profile")))
+    cols[3].metric("Recuperación", retrieval_label(result.get("mode")))
     st.subheader("Intención detectada")
     if "intent" in result:
         explain.intent_summary(result["intent"])

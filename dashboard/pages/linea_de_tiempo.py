@@ -26,15 +26,18 @@ if shown:
         ask = {"query": query, "filters": chosen, "topK": min(int(limit), 50)}
         found = api_status.attempt("Búsqueda", client.search, ask)
         st.session_state["tiempo_items"] = found and found["hits"]
+        st.session_state["tiempo_sort"] = order  # hits come by relevance: sort them by date
+        st.session_state["tiempo_total"] = None
     elif api_status.offers(schema, "timeline", "Línea de tiempo por filtros (sin consulta)"):
         ask = {"filters": chosen, "order": order, "limit": int(limit), "offset": 0}
         page = api_status.attempt("Línea de tiempo", client.timeline, ask)
         st.session_state["tiempo_items"] = page and page.get("items")
         st.session_state["tiempo_total"] = page and page.get("total")
+        st.session_state["tiempo_sort"] = None  # already in date order
 
 items = st.session_state.get("tiempo_items")
 if items:
-    rows = timeline.chart_rows(items)
+    rows = timeline.chart_rows(items, st.session_state.get("tiempo_sort"))
     total = st.session_state.get("tiempo_total")
     st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else ""))
     st.altair_chart(charts.timeline(rows), key="tiempo_chart")
@@ -43,16 +46,18 @@ elif items is not None:
     st.info("Ninguna tesis coincide.")
 
 st.subheader("Atajos")
-SHORTCUTS = {
-    "earliest": ("La más antigua", ":material/first_page:"),
-    "latest": ("La más reciente", ":material/last_page:"),
-}
-for column, (which, (label, icon)) in zip(st.columns(2), SHORTCUTS.items(), strict=True):
-    clicked = column.button(label, key=f"tiempo_{which}", icon=icon)
-    if clicked and api_status.offers(schema, which, label):
+st.caption("La tesis más antigua o más reciente sobre la consulta (o bajo los filtros).")
+SHORTCUTS = {"earliest": ("La más antigua", ":material/first_page:"),
+             "latest": ("La más reciente", ":material/last_page:")}  # fmt: skip
+with st.container(horizontal=True):
+    clicked = {
+        w: st.button(label, key=f"tiempo_{w}", icon=icon) for w, (label, icon) in SHORTCUTS.items()
+    }
+for which, (label, _) in SHORTCUTS.items():
+    if clicked[which] and api_status.offers(schema, which, label):
         got = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
         st.session_state[f"tiempo_{which}_hits"] = got and (got.get("hits") or got.get("items"))
-    hits = st.session_state.get(f"tiempo_{which}_hits")
-    if hits:
-        frame = timeline.table(timeline.chart_rows(hits))
-        column.dataframe(frame, hide_index=True, key=f"tiempo_{which}_table")
+    if hits := st.session_state.get(f"tiempo_{which}_hits"):
+        st.markdown(f"**{label}**")
+        frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))
+        st.dataframe(frame, hide_index=True, key=f"tiempo_{which}_table")

@@ -11,8 +11,12 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tests.browser.servers import CHROMIUM, CHROMIUM_ARGS, ROOT, running_stack
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 QUESTION = "¿Cuál es el criterio vigente sobre la suspensión provisional en el amparo?"
 SEARCH = "pensión alimenticia provisional"
@@ -20,7 +24,7 @@ TIMELINE = "interés superior del menor"
 TIMEOUT = 60_000
 
 
-def _settle(page) -> None:  # noqa: ANN001 - playwright Page
+def _settle(page: Page) -> None:
     """Wait until Streamlit is idle and charts have drawn."""
     page.wait_for_function(
         '!document.querySelector(\'[data-testid="stStatusWidget"] [data-testid="stSpinner"]\')'
@@ -28,28 +32,38 @@ def _settle(page) -> None:  # noqa: ANN001 - playwright Page
     page.wait_for_timeout(2000)
 
 
-def consulta(page) -> None:  # noqa: ANN001
+def _fit_height(page: Page) -> None:
+    """Grow the viewport to the page's content (Streamlit scrolls inside its main area)."""
+    page.mouse.move(5, 5)
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": 1440, "height": min(int(height) + 40, 7000)})
+    page.wait_for_timeout(1500)
+    page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+
+
+def consulta(page: Page) -> None:
     page.get_by_label("Pregunta").fill(QUESTION)
     page.get_by_role("button", name="Preguntar").click()
     page.get_by_role("button", name="[1]", exact=True).click(timeout=TIMEOUT)
     page.locator("[class*='st-key-ref_panel_']").wait_for(timeout=TIMEOUT)
 
 
-def busqueda(page) -> None:  # noqa: ANN001
+def busqueda(page: Page) -> None:
     page.get_by_label("Consulta").fill(SEARCH)
     page.get_by_role("button", name="Buscar").click()
-    page.get_by_text("Con y sin recencia").wait_for(timeout=TIMEOUT)
+    page.get_by_text("Sin y con recencia").wait_for(timeout=TIMEOUT)
     page.get_by_role("button", name="[1]", exact=True).click()
 
 
-def linea_de_tiempo(page) -> None:  # noqa: ANN001
+def linea_de_tiempo(page: Page) -> None:
     page.get_by_label("Consulta (opcional").fill(TIMELINE)
     page.get_by_role("button", name="Mostrar").click()
     page.locator("[data-testid='stVegaLiteChart']").first.wait_for(timeout=TIMEOUT)
     page.get_by_role("button", name="La más reciente").click()
 
 
-def idle(page) -> None:  # noqa: ANN001
+def idle(page: Page) -> None:
     page.wait_for_timeout(500)
 
 
@@ -71,25 +85,29 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, running_stack(Path(tmp), notes=True) as stack:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-            )
-            try:
-                for name in args.pages:
-                    path, act = PAGES[name]
-                    page = browser.new_page(viewport={"width": 1440, "height": 900}, locale="es-MX")
-                    page.goto(f"{stack.dashboard_url}/{path}", wait_until="domcontentloaded")
-                    page.get_by_role("heading").first.wait_for(timeout=TIMEOUT)
-                    _settle(page)
-                    act(page)
-                    _settle(page)
-                    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
-                    print(f"wrote {out / name}.png", file=sys.stderr)
-                    page.close()
-            finally:
-                browser.close()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        running_stack(Path(tmp), notes=True) as stack,
+        sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            for name in args.pages:
+                path, act = PAGES[name]
+                page = browser.new_page(viewport={"width": 1440, "height": 900}, locale="es-MX")
+                page.goto(f"{stack.dashboard_url}/{path}", wait_until="domcontentloaded")
+                page.get_by_role("heading").first.wait_for(timeout=TIMEOUT)
+                _settle(page)
+                act(page)
+                _settle(page)
+                _fit_height(page)
+                page.screenshot(path=str(out / f"{name}.png"))
+                print(f"wrote {out / name}.png", file=sys.stderr)
+                page.close()
+        finally:
+            browser.close()
     return 0
 
 

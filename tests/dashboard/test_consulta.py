@@ -38,7 +38,7 @@ def test_badges_open_the_reference_panel(api, page) -> None:
     assert "[2006225](https://sjf2.scjn.gob.mx/detalle/tesis/2006225)" in shown
     assert "Fragmento 1 · líneas 1–2 · caracteres 0–" in shown
     assert "Similitud: 84.0 %" in shown and "Puntuación final: 40.0 %" in shown
-    assert "Año: 1987" in shown and "Época: Séptima Época" in shown and "Tipo: Aislada" in shown
+    assert "**Época:** Séptima Época · **Año:** 1987 · **Tipo:** Aislada" in shown
 
 
 def test_mode_and_citation_check_are_shown(api, page) -> None:
