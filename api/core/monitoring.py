@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
+from types import MappingProxyType
 from typing import Any, Literal
 
 from api.core.epocas import canonical_epoca, epoca_number
@@ -31,7 +32,7 @@ from api.core.validity import loses_force
 LogKind = Literal["search", "chat"]
 LOG_KINDS: tuple[LogKind, ...] = ("search", "chat")
 Severity = Literal["info", "warning", "critical"]
-SEVERITY_ORDER: Mapping[str, int] = {"critical": 0, "warning": 1, "info": 2}
+SEVERITY_ORDER: Mapping[str, int] = MappingProxyType({"critical": 0, "warning": 1, "info": 2})
 
 # Alert codes.
 MANY_PRE_REFORM = "MANY_PRE_REFORM"  # share of pre-reform hits above a threshold
@@ -166,9 +167,9 @@ class LogEntry:
 def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
     """A JSON-able dict of everything but ``feedback`` (which is stored on its own)."""
     data: dict[str, Any] = {
-        name: getattr(entry, name)
-        for name in LogEntry.__dataclass_fields__
-        if name not in ("feedback", "hits", "discarded")
+        f.name: getattr(entry, f.name)
+        for f in fields(entry)
+        if f.name not in ("feedback", "hits", "discarded")
     }
     data["timestamp"] = entry.timestamp.isoformat()
     data["parameters"] = dict(entry.parameters)
@@ -180,7 +181,7 @@ def entry_to_dict(entry: LogEntry) -> dict[str, Any]:
 
 def entry_from_dict(data: Mapping[str, Any], feedback: Sequence[Feedback] = ()) -> LogEntry:
     """The inverse of ``entry_to_dict``; unknown keys are ignored. Raises on missing fields."""
-    values = {k: v for k, v in data.items() if k in LogEntry.__dataclass_fields__}
+    values = _known(LogEntry, data)
     values["timestamp"] = datetime.fromisoformat(str(data["timestamp"]))
     values["parameters"] = dict(data.get("parameters") or {})
     values["cited"] = tuple(int(r) for r in data.get("cited") or ())
@@ -196,7 +197,7 @@ def entry_from_dict(data: Mapping[str, Any], feedback: Sequence[Feedback] = ()) 
 
 
 def _record_dict(record: LoggedHit | LoggedDiscard) -> dict[str, Any]:
-    data = {name: getattr(record, name) for name in type(record).__dataclass_fields__}
+    data = {f.name: getattr(record, f.name) for f in fields(record)}
     if isinstance(record, LoggedHit):
         data["materias"] = list(record.materias)
     return data
