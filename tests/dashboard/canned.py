@@ -164,7 +164,16 @@ def root() -> dict[str, Any]:
     """Resolvers for every root field the dashboard calls."""
     return {
         "search": search_payload,
-        "tesis": lambda info, registro: {**_record(0), "registro": registro},
+        "tesis": lambda info, registro: {
+            **_record(0),
+            "registro": registro,
+            "texto": "Texto.",
+            "organo": "Pleno",
+            "precedentes": "",
+            "partial": False,
+            "url": f"https://sjf2.scjn.gob.mx/detalle/tesis/{registro}",
+            "chunks": [chunk(0)],
+        },
         "chat": lambda info, input: CHAT,
         "compareRankings": lambda info, input: COMPARE,
         "timeline": lambda info, input: TIMELINE,
