@@ -44,6 +44,8 @@ class VigenciaGraphQL(GraphQL[Context, None]):
             chat=s.chat,
             judge=s.judge,
             authorized=is_authorized(s.settings, presented_key(request)),
+            recorder=s.recorder,
+            log=s.log,
         )
 
 
@@ -93,6 +95,11 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             "store": store,
             "embedder": {"status": "ok", "model": built.embedder.model_id},
             "llm": {"configured": built.llm is not None},
+            "log": (
+                await run_in_threadpool(built.recorder.health)
+                if built.recorder
+                else {"status": "off"}
+            ),
         }
         return JSONResponse(body, status_code=200 if body["status"] == "ok" else 503)
 

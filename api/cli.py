@@ -320,6 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="Load the bundled corpus if empty, serve API + dashboard.")
     demo.set_defaults(func=cmd_demo)
+
+    from api.cli_monitoring import add_commands
+
+    add_commands(sub)
     return parser
 
 

@@ -11,6 +11,7 @@ from api.judge import Judge
 from api.judge.llm_judge import LLMJudge
 from api.judge.offline_judge import OfflineJudge
 from api.llm.base import LLM
+from api.monitoring import Recorder, SearchLog, build_search_log
 from api.search import SearchConfig, SearchService
 from api.settings import Settings
 from api.store.base import VectorStore
@@ -25,6 +26,8 @@ class Services:
     chat: ChatService
     judge: Judge
     llm: LLM | None = None
+    log: SearchLog | None = None
+    recorder: Recorder | None = None
 
     @classmethod
     def build(
@@ -33,8 +36,12 @@ class Services:
         store: VectorStore | None = None,
         embedder: Embedder | None = None,
         llm: LLM | None = None,
+        log: SearchLog | None = None,
     ) -> Services:
-        """Wire everything from settings; pass ``store``/``embedder``/``llm`` to inject."""
+        """Wire everything from settings; pass ``store``/``embedder``/``llm``/``log`` to inject.
+
+        Nothing connects here: stores, the log and the LLM open on first use.
+        """
         embedder = embedder or build_embedder(settings)
         store = store or build_store(settings, dim=embedder.dim)
         llm = llm or build_llm(settings)
@@ -43,7 +50,12 @@ class Services:
         judge: Judge = (
             LLMJudge(llm, settings.llm_timeout) if llm is not None else OfflineJudge(embedder)
         )
-        return cls(settings, store, embedder, search, chat, judge, llm)
+        if log is None and settings.search_log_enabled:
+            log = build_search_log(settings)
+        recorder = Recorder(log, settings.search_log_retention_days) if log else None
+        return cls(settings, store, embedder, search, chat, judge, llm, log, recorder)
 
     def close(self) -> None:
         self.store.close()
+        if self.log is not None:
+            self.log.close()

@@ -158,6 +158,26 @@ class Settings(BaseSettings):
         5, ge=1, le=50, description="References (whole tesis) an answer may cite, numbered 1..N."
     )
 
+    # Monitoring
+    search_log_enabled: bool = Field(
+        True, description="Record every search and chat in the search log."
+    )
+    search_log_retention_days: int = Field(
+        90, ge=0, description="Days a log entry is kept (0 keeps everything); pruned hourly."
+    )
+    monitoring_window_hours: int = Field(
+        168, ge=1, le=8760, description="Default window of `vigencia alerts` and `monitoring`."
+    )
+    alert_pre_reform_share: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="MANY_PRE_REFORM fires above this share of pre-reform hits.",
+    )
+    alert_inversion_gap: float = Field(
+        0.02, ge=0.0, le=1.0, description="Largest cosine difference for an INVERSION alert."
+    )
+
     # API
     host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
     port: int = Field(8000, description="Port of the API.")

@@ -39,6 +39,8 @@ def context_for(services: Services) -> Context:
         search=services.search,
         chat=services.chat,
         judge=services.judge,
+        recorder=services.recorder,
+        log=services.log,
     )
 
 

@@ -27,3 +27,25 @@ def test_graphql_over_http(bundled: Services) -> None:
     hits = response.json()["data"]["search"]["hits"]
     assert [h["rank"] for h in hits] == [1, 2, 3]
     assert ide.status_code == 200 and "graphiql" in ide.text.lower()
+
+
+def test_search_answers_when_the_log_fails_and_health_counts_it(bundled: Services) -> None:
+    """The log's storage is unreachable (every write raises): searches still answer."""
+    import dataclasses
+
+    from api.monitoring import Recorder
+    from tests.monitoring.test_recorder import BrokenLog
+
+    log = BrokenLog()
+    services = dataclasses.replace(bundled, log=log, recorder=Recorder(log, 90))
+    query = '{ search(input: {query: "suspensión provisional", topK: 3}) { ... on SearchPayload { logId hits { registro } } } }'
+    with TestClient(create_app(services=services)) as client:
+        first = client.post("/graphql", json={"query": query}).json()
+        second = client.post("/graphql", json={"query": query}).json()
+        health = client.get("/health").json()
+    for result in (first, second):
+        assert result["data"]["search"]["hits"], result
+        assert result["data"]["search"]["logId"] is None
+    assert health["log"]["failures"] == 2 and health["log"]["status"] == "degraded"
+    assert "disk unreachable" in health["log"]["last_error"]
+    assert health["store"]["status"] == "ok"

@@ -25,6 +25,7 @@ from api.graphql.types import (
     sjf_url,
 )
 from api.judge.models import JudgeResult
+from api.monitoring.recorder import cited_registros
 from api.search import InvalidRequest, SearchRequest
 from api.store.base import StoreError
 
@@ -242,7 +243,7 @@ def record_chat(info: Info, question: str, prepared: Prepared, answer: Answer) -
     recorder = info.context.recorder
     if recorder is None:
         return None
-    cited = [r.registro for r in answer.references if r.number in answer.citation_check.valid]
+    cited = cited_registros(answer.references, answer.citation_check.valid)
     return recorder.record_search(question, None, prepared.search, kind="chat", cited=cited)
 
 

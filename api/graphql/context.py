@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import strawberry
 
 from api.chat import ChatService
 from api.judge import Judge
+from api.monitoring import Recorder, SearchLog
 from api.search import SearchService
 from api.settings import Settings
 from api.store.base import VectorStore
@@ -22,8 +22,8 @@ class Context:
     chat: ChatService
     judge: Judge
     authorized: bool = True  # the request carried the API key (or none is configured)
-    recorder: Any = None  # api.monitoring.recorder.Recorder once monitoring is wired
-    log: Any = None
+    recorder: Recorder | None = None
+    log: SearchLog | None = None
 
 
 Info = strawberry.Info[Context, None]

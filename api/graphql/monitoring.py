@@ -22,6 +22,7 @@ from strawberry.scalars import JSON
 from api.core import compare as core_compare
 from api.core import monitoring as core
 from api.embeddings.base import EmbedderError
+from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.types import Bucket, InputError, ScoringProfile, ServiceError
@@ -489,7 +490,10 @@ class MonitoringQuery:
 
 @strawberry.type
 class MonitoringMutation:
-    @strawberry.mutation(description="Mark one registro of a logged search useful or not.")
+    @strawberry.mutation(
+        permission_classes=[HasApiKey],
+        description="Mark one registro of a logged search useful or not.",
+    )
     async def feedback(
         self,
         info: Info,

@@ -58,6 +58,7 @@ class Intent:
 
 @strawberry.type(description="Ranked hits for a question, with the scoring that produced them.")
 class SearchPayload:
+    log_id: str | None = strawberry.field(description="Search-log id, for feedback.")
     hits: list[SearchHit]
     discarded: list[DiscardedHit]
     intent: Intent
@@ -68,8 +69,9 @@ class SearchPayload:
     timings: Timings
 
     @classmethod
-    def from_core(cls, result: SearchResult) -> SearchPayload:
+    def from_core(cls, result: SearchResult, log_id: str | None = None) -> SearchPayload:
         return cls(
+            log_id=log_id,
             hits=[SearchHit.from_core(h) for h in result.hits],
             discarded=[DiscardedHit.from_core(d) for d in result.discarded],
             intent=Intent.from_core(result.intent, result.recency_weight),
@@ -111,14 +113,22 @@ def service_error(exc: Exception) -> ServiceError:
     return ServiceError(service=service, message=str(exc))
 
 
+def search_and_record(info: Info, request: SearchRequest) -> tuple[SearchResult, str | None]:
+    """Search, then log it (the recorder never raises; a failed write is counted)."""
+    result = info.context.search.search(request)
+    recorder = info.context.recorder
+    log_id = recorder.record_search(request.query, request, result) if recorder else None
+    return result, log_id
+
+
 async def run_search(info: Info, request: SearchRequest) -> SearchResponse:
     try:
-        result = await run_in_threadpool(info.context.search.search, request)
+        result, log_id = await run_in_threadpool(search_and_record, info, request)
     except InvalidRequest as exc:
         return InputError(field=exc.field, message=exc.reason)
     except (StoreError, EmbedderError) as exc:
         return service_error(exc)
-    return SearchPayload.from_core(result)
+    return SearchPayload.from_core(result, log_id)
 
 
 def timeline_payload(page: TimelinePage) -> TimelinePayload:

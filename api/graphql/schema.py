@@ -17,6 +17,7 @@ from strawberry.extensions.base_extension import SchemaExtension
 
 from api.embeddings.base import EmbedderError
 from api.graphql.chat import ChatQuery, ChatSubscription
+from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
 from api.store.base import StoreError
@@ -27,12 +28,12 @@ MAX_TOKENS = 2000
 
 
 @strawberry.type
-class Query(CoreQuery, ChatQuery):
-    """Every read: search, timelines, tesis, chat, judge."""
+class Query(CoreQuery, ChatQuery, MonitoringQuery):
+    """Every read: search, timelines, tesis, chat, judge, monitoring."""
 
 
 @strawberry.type
-class Mutation(DataMutation):
+class Mutation(DataMutation, MonitoringMutation):
     """Every write; each needs the API key when one is configured."""
 
 
