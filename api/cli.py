@@ -107,15 +107,22 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps([_hit_json(h) for h in result.hits], ensure_ascii=False, indent=1))
         return 0
+    intent = result.intent
+    print(
+        f"intent: materia={intent.materia.materia} temporal={intent.temporal.kind} "
+        f"route={intent.route} w={result.recency_weight:g} rules={intent.rules_applied}"
+    )
     print(f"{'#':>3} {'w/o':>4} {'registro':>9} {'año':>4} {'época':<16} {'sim':>6} "
-          f"{'rec':>5} {'ép':>5} {'final':>6}  rubro")  # fmt: skip
+          f"{'rec':>5} {'ép':>5} {'final':>6}  {'vigencia':<10} rubro")  # fmt: skip
     for h in result.hits:
         s, p = h.score, h.passage
         print(
             f"{h.rank:>3} {h.rank_without_recency:>4} {p.registro:>9} {p.anio:>4} "
             f"{p.epoca:<16} {s.similarity:6.3f} {s.recency_factor:5.2f} {s.epoca_factor:5.2f} "
-            f"{s.final_score:6.3f}  {p.rubro[:70]}"
+            f"{s.final_score:6.3f}  {h.status.estado:<10} {p.rubro[:60]}"
         )
+    for d in result.discarded:
+        print(f"  descartada {d.hit.registro} ({d.hit.passage.anio}): {d.code} {d.reason}")
     services.close()
     return 0
 
