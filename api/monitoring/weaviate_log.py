@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import grpc
 import httpx
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, Tokenization
 from weaviate.classes.data import DataObject
-from weaviate.classes.init import Auth
 from weaviate.classes.query import Filter, Sort
 from weaviate.collections import Collection
 from weaviate.exceptions import WeaviateBaseError
@@ -32,12 +29,12 @@ from weaviate.util import generate_uuid5
 
 from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
 from api.monitoring.log_base import LogError, UnknownEntry, check_page
+from api.store.weaviate_connection import check_target, connect
 
 logger = logging.getLogger(__name__)
 
 SEARCH_LOG, FEEDBACK = "SearchLog", "Feedback"
 _VENDOR_ERRORS = (WeaviateBaseError, grpc.RpcError, httpx.HTTPError, OSError)
-_PREFIX = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _FIELD = Tokenization.FIELD
 
 LOG_PROPERTIES = (
@@ -131,11 +128,7 @@ class WeaviateSearchLog:
         prefix: str = "Vigencia",
         max_results: int = 10_000,
     ) -> None:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"url must be http(s)://host[:port], got {url!r}")
-        if not _PREFIX.fullmatch(prefix):
-            raise ValueError(f"prefix must match {_PREFIX.pattern} (a class name), got {prefix!r}")
+        check_target(url, prefix)
         if max_results < 1:
             raise ValueError(f"max_results must be >= 1, got {max_results}")
         self.url = url
@@ -149,19 +142,7 @@ class WeaviateSearchLog:
     # --- connection
 
     def _connect(self) -> weaviate.WeaviateClient:
-        parts = urlsplit(self.url)
-        secure = parts.scheme == "https"
-        host = parts.hostname or "localhost"
-        return weaviate.connect_to_custom(
-            http_host=host,
-            http_port=parts.port or (443 if secure else 80),
-            http_secure=secure,
-            grpc_host=host,
-            grpc_port=self.grpc_port,
-            grpc_secure=secure,
-            auth_credentials=Auth.api_key(self._api_key) if self._api_key else None,
-            skip_init_checks=True,
-        )
+        return connect(self.url, self.grpc_port, self._api_key)
 
     def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
         no_vectors = Configure.Vectors.self_provided(

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import urlsplit
 
 import grpc
 import httpx
@@ -16,7 +14,6 @@ import numpy as np
 import weaviate
 from weaviate.classes.aggregate import GroupByAggregate
 from weaviate.classes.data import DataObject
-from weaviate.classes.init import Auth
 from weaviate.classes.query import Filter, MetadataQuery, Sort
 from weaviate.collections import Collection
 from weaviate.exceptions import WeaviateBaseError, WeaviateInsertManyAllFailedError
@@ -24,6 +21,7 @@ from weaviate.exceptions import WeaviateBaseError, WeaviateInsertManyAllFailedEr
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult
+from api.store.weaviate_connection import check_target, connect
 from api.store.weaviate_schema import (
     CHUNK,
     TESIS,
@@ -43,7 +41,6 @@ from api.store.weaviate_schema import (
 logger = logging.getLogger(__name__)
 
 _VENDOR_ERRORS = (WeaviateBaseError, grpc.RpcError, httpx.HTTPError, OSError)
-_PREFIX = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _PAGE = 200  # registros per request when fetching or deleting by registro
 _INSERT_BATCH = 500  # objects per insert_many call
 
@@ -105,11 +102,7 @@ class WeaviateStore:
         dim: int = 384,
         max_results: int = 10_000,
     ) -> None:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"url must be http(s)://host[:port], got {url!r}")
-        if not _PREFIX.fullmatch(prefix):
-            raise ValueError(f"prefix must match {_PREFIX.pattern} (a class name), got {prefix!r}")
+        check_target(url, prefix)
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
         if max_results < 1:
@@ -127,20 +120,7 @@ class WeaviateStore:
     # --- connection
 
     def _connect(self) -> weaviate.WeaviateClient:
-        parts = urlsplit(self.url)
-        secure = parts.scheme == "https"
-        host = parts.hostname or "localhost"
-        # skip_init_checks: no PyPI version lookup from servers; /v1/meta is still checked.
-        return weaviate.connect_to_custom(
-            http_host=host,
-            http_port=parts.port or (443 if secure else 80),
-            http_secure=secure,
-            grpc_host=host,
-            grpc_port=self.grpc_port,
-            grpc_secure=secure,
-            auth_credentials=Auth.api_key(self._api_key) if self._api_key else None,
-            skip_init_checks=True,
-        )
+        return connect(self.url, self.grpc_port, self._api_key)
 
     def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
         for spec in collection_specs(self.prefix):
