@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -19,6 +19,7 @@ import streamlit as st
 
 from dashboard.queries import (
     CHAT,
+    CHAT_EVENT,
     COMPARE,
     CORPUS_STATS,
     DATED_RESPONSE,
@@ -192,6 +193,55 @@ def chat(chat_input: Mapping[str, Any]) -> JSON:
         cached=False, timeout=CHAT_TIMEOUT,
     )  # fmt: skip
     return _payload(api_url(), value)
+
+
+def chat_stream(chat_input: Mapping[str, Any]) -> Iterator[JSON]:
+    """``subscription chatStream(input)``: ChatReferences, ChatDelta..., ChatDone events."""
+    url = api_url()
+    built = operation(capabilities(), "chatStream", CHAT_EVENT, {"input": chat_input},
+                      {"input": "ChatInput!"}, "subscription")  # fmt: skip
+    if built is None:
+        raise ApiNotAvailable(url, "chatStream")
+    for data in _subscribe(url, *built):
+        yield _payload(url, data.get("chatStream"))
+
+
+def _ws_url(url: str) -> str:
+    return "ws" + url.removeprefix("http") if url.startswith("http") else url
+
+
+def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterator[JSON]:
+    """One subscription over ``graphql-transport-ws``; yields each ``data`` object."""
+    from websockets.exceptions import WebSocketException
+    from websockets.sync.client import connect
+
+    try:
+        with connect(_ws_url(url), subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+                     additional_headers=_headers(), open_timeout=3.0) as ws:  # fmt: skip
+            ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+            if json.loads(ws.recv(timeout=10)).get("type") != "connection_ack":
+                raise ApiUnreachable(url, "la API no aceptó la conexión de streaming")
+            ws.send(json.dumps({"id": "1", "type": "subscribe",
+                                "payload": {"query": document, "variables": dict(variables)}}))  # fmt: skip
+            while True:
+                message = json.loads(ws.recv(timeout=CHAT_TIMEOUT.read))
+                kind = message.get("type")
+                if kind == "ping":
+                    ws.send(json.dumps({"type": "pong"}))
+                elif kind == "next":
+                    payload = message.get("payload") or {}
+                    if payload.get("errors") and not payload.get("data"):
+                        raise ApiResponseError(url, "; ".join(
+                            str(e.get("message", e)) for e in payload["errors"]))  # fmt: skip
+                    yield dict(payload.get("data") or {})
+                elif kind == "error":
+                    raise ApiResponseError(
+                        url, json.dumps(message.get("payload"), ensure_ascii=False)
+                    )
+                elif kind == "complete":
+                    return
+    except (OSError, TimeoutError, WebSocketException) as exc:
+        raise ApiUnreachable(url, f"streaming: {type(exc).__name__}: {exc}") from exc
 
 
 def compare_rankings(compare_input: Mapping[str, Any]) -> JSON:

@@ -61,6 +61,15 @@ CHAT_PAYLOAD = sel(
     discarded=DISCARDED,
 )
 CHAT = {**ERRORS, **CHAT_PAYLOAD}
+CHAT_EVENT = {
+    **ERRORS,
+    **sel(
+        "text id mode ragUsed llmError model phantomRemoved",
+        references=REFERENCE,
+        citationCheck=sel("cited valid phantom uncited coverage"),
+    ),
+}
+"""chatStream: ChatReferences, then ChatDelta (text), then ChatDone (checks)."""
 
 RANKED = sel("registro rank finalScore anio rubro epoca")
 COMPARE_PAYLOAD = sel(

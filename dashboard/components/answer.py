@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import streamlit as st
 
-from dashboard.components import explain, references
+from dashboard import client
+from dashboard.components import api_status, explain, references
 from dashboard.formatting import escape_md, mode_label
 
 
@@ -42,6 +43,30 @@ def show(result: Mapping[str, Any], state_key: str) -> None:
         with st.expander("Contexto e instrucciones enviados al modelo"):
             st.code(f"{result.get('systemPrompt') or ''}\n\n{result.get('context') or ''}",
                     language=None, wrap_lines=True)  # fmt: skip
+
+
+def stream(ask: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Ask through ``chatStream``, writing the answer as it arrives; the assembled payload."""
+    result: dict[str, Any] = {"answer": "", "references": []}
+
+    def deltas() -> Iterator[str]:
+        for event in client.chat_stream(ask):
+            kind = event.get("__typename")
+            if kind == "ChatReferences":
+                result["references"] = event.get("references") or []
+                st.caption(f"{len(result['references'])} referencias encontradas; redactando…")
+            elif kind == "ChatDelta":
+                result["answer"] += event.get("text") or ""
+                yield event.get("text") or ""
+            else:  # ChatDone: mode, checks, log id
+                result.update({k: v for k, v in event.items() if k != "__typename"})
+
+    try:
+        st.write_stream(deltas())
+    except client.ApiError as exc:
+        api_status.show_error(exc)
+        return None
+    return result
 
 
 def _mode(result: Mapping[str, Any]) -> None:

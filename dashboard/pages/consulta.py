@@ -9,6 +9,7 @@ st.title("Consulta")
 st.caption("Pregunte sobre la jurisprudencia; cada [N] de la respuesta abre su referencia.")
 schema = api_status.require_api()
 has_chat = api_status.offers(schema, "chat", "Respuesta redactada con citas (chat)")
+streams = schema is not None and schema.root_of("chatStream") == "subscription"
 
 
 def _chat_takes(name: str) -> bool:
@@ -36,7 +37,10 @@ elif asked:
         if has_chat:
             ask = {"question": question, "filters": chosen, "recencyWeight": weight,
                    "maxReferences": max_refs, "includeSuperseded": superseded}  # fmt: skip
-            result = api_status.attempt("Consulta", client.chat, ask)
+            if streams:
+                result = answer.stream(ask)
+            else:
+                result = api_status.attempt("Consulta", client.chat, ask)
         else:  # until the API offers chat: the top hits as references, without an answer
             search = {"query": question, "filters": chosen, "recencyWeight": weight,
                       "topK": max_refs}  # fmt: skip
@@ -47,6 +51,8 @@ elif asked:
                 "references": [references.hit_as_reference(h, i + 1) for i, h in enumerate(hits)],
             }
     st.session_state["consulta_result"] = result
+    if result and streams:
+        st.rerun()  # redraw the streamed text with its [N] badges
 
 if result := st.session_state.get("consulta_result"):
     answer.show(result, "consulta_ref")

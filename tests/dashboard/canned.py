@@ -160,6 +160,16 @@ CORPUS = {"byEpoca": BUCKETS["EPOCA"], "byMateria": BUCKETS["MATERIA"],
                          "rejected": 0, "warnings": ["tesis.jsonl:599: época no coincide"]}}  # fmt: skip
 
 
+async def chat_stream(info: Any, input: Any) -> Any:
+    """chatStream: the references, the answer in two pieces, then the checks."""
+    yield {"chatStream": {"__typename": "ChatReferences", "references": CHAT["references"]}}
+    half = len(CHAT["answer"]) // 2
+    for piece in (CHAT["answer"][:half], CHAT["answer"][half:]):
+        yield {"chatStream": {"__typename": "ChatDelta", "text": piece}}
+    done = ("id", "mode", "ragUsed", "llmError", "model", "citationCheck", "phantomRemoved")
+    yield {"chatStream": {"__typename": "ChatDone", **{k: CHAT[k] for k in done}}}
+
+
 def root() -> dict[str, Any]:
     """Resolvers for every root field the dashboard calls."""
     return {
@@ -175,6 +185,7 @@ def root() -> dict[str, Any]:
             "chunks": [chunk(0)],
         },
         "chat": lambda info, input: CHAT,
+        "chatStream": chat_stream,
         "compareRankings": lambda info, input: COMPARE,
         "timeline": lambda info, input: TIMELINE,
         "earliest": lambda info, **kw: search_payload(),

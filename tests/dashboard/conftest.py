@@ -10,6 +10,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from dashboard import client
 from tests.dashboard import canned
 from tests.dashboard.fake_api import FakeApi, refused
 
@@ -31,6 +32,7 @@ def api(monkeypatch: pytest.MonkeyPatch) -> FakeApi:
     """The announced API (schema.graphql plus what it still lacks) over canned data."""
     fake = FakeApi(canned.root())
     monkeypatch.setattr(httpx, "post", fake.post)
+    monkeypatch.setattr(client, "_subscribe", fake.subscribe)
     return fake
 
 
@@ -39,6 +41,7 @@ def current_api(monkeypatch: pytest.MonkeyPatch) -> FakeApi:
     """Only what schema.graphql offers today."""
     fake = FakeApi(canned.root(), announced=False)
     monkeypatch.setattr(httpx, "post", fake.post)
+    monkeypatch.setattr(client, "_subscribe", fake.subscribe)
     return fake
 
 

@@ -7,13 +7,16 @@ the test instead of passing silently.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import httpx
 from graphql import (
+    ExecutionResult,
     GraphQLSchema,
     GraphQLUnionType,
     ObjectTypeDefinitionNode,
@@ -22,6 +25,7 @@ from graphql import (
     graphql_sync,
     parse,
     print_ast,
+    subscribe,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,6 +117,27 @@ class FakeApi:
             if not fields[0].startswith("__"):
                 self.errors += [e.message for e in result.errors]
         return httpx.Response(200, json=body, request=httpx.Request("POST", url))
+
+    def subscribe(self, url: str, document: str, variables: Mapping[str, Any]) -> Iterator[dict]:
+        """``dashboard.client._subscribe``: run the subscription with graphql-core."""
+        op = next(d for d in parse(document).definitions if isinstance(d, OperationDefinitionNode))
+        fields = [s.name.value for s in op.selection_set.selections]  # type: ignore[attr-defined]
+        self.calls.append((fields, dict(variables)))
+
+        async def collect() -> list[ExecutionResult]:
+            stream = subscribe(
+                self.schema, parse(document), root_value=self.root, variable_values=dict(variables)
+            )
+            if inspect.isawaitable(stream):
+                stream = await stream
+            if isinstance(stream, ExecutionResult):
+                return [stream]
+            return [r async for r in stream]
+
+        for result in asyncio.run(collect()):
+            if result.errors:
+                self.errors += [e.message for e in result.errors]
+            yield dict(result.data or {})
 
 
 def refused(url: str, **_: Any) -> httpx.Response:

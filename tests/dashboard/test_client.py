@@ -18,6 +18,7 @@ CALLS = {
     "search": lambda: client.search({"query": "pensión", "topK": 3, "filters": {"materias": ["Civil"]}}),
     "tesis": lambda: client.tesis(246545),
     "chat": lambda: client.chat({"question": "¿pensión?", "maxReferences": 3}),
+    "chatStream": lambda: list(client.chat_stream({"question": "¿pensión?"})),
     "timeline": lambda: client.timeline({"order": "ASC", "limit": 5, "offset": 0}),
     "earliest": lambda: client.extreme("earliest", "pensión", None, 5),
     "latest": lambda: client.extreme("latest", None, {"epocas": ["Décima Época"]}, 5),
@@ -37,9 +38,9 @@ def test_every_document_is_valid_against_the_sdl(monkeypatch, announced: bool) -
     """Each call the API offers validates and executes; the others raise ApiNotAvailable."""
     fake = FakeApi(canned.root(), announced=announced)
     monkeypatch.setattr(httpx, "post", fake.post)
-    offered = {
-        n for t in (fake.schema.query_type, fake.schema.mutation_type) if t for n in t.fields
-    }
+    monkeypatch.setattr(client, "_subscribe", fake.subscribe)
+    roots = (fake.schema.query_type, fake.schema.mutation_type, fake.schema.subscription_type)
+    offered = {n for t in roots if t for n in t.fields}
     for root, call in CALLS.items():
         if root in offered:
             assert call() is not None, root
@@ -161,3 +162,21 @@ def test_render_trims_to_the_schema() -> None:
     assert "... on InputError { message }" in body
     assert prune_input({"query": "q", "bogus": 1, "filters": {"anioMin": 1990, "zzz": 1}},
                        "SearchInput", schema) == {"query": "q", "filters": {"anioMin": 1990}}  # fmt: skip
+
+
+def test_stream_events_in_order(api: FakeApi) -> None:
+    events = list(client.chat_stream({"question": "¿pensión?"}))
+    kinds = [e["__typename"] for e in events]
+    assert kinds == ["ChatReferences", "ChatDelta", "ChatDelta", "ChatDone"]
+    assert "".join(e["text"] for e in events[1:3]) == canned.CHAT["answer"]
+    assert events[-1]["citationCheck"]["coverage"] == 0.67
+
+
+def test_stream_against_a_closed_port_is_unreachable(monkeypatch) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/graphql"
+    with pytest.raises(client.ApiUnreachable) as exc:
+        list(client._subscribe(url, "subscription { x }", {}))
+    assert exc.value.url == url

@@ -59,7 +59,7 @@ def test_question_and_settings_reach_chat(api, page) -> None:
     at.multiselect(key="consulta_materias").set_value(["Civil"])
     at.slider(key="consulta_recency").set_value(0.8)
     _ask(at, first_run=False)
-    (call,) = api.called("chat")
+    (call,) = api.called("chatStream")  # the API streams: the page subscribes
     sent = call["input"]
     assert sent["question"] == "¿Procede modificar la pensión provisional?"
     assert sent["recencyWeight"] == 0.8 and sent["maxReferences"] == 5
@@ -69,7 +69,25 @@ def test_question_and_settings_reach_chat(api, page) -> None:
 def test_empty_question_is_not_sent(api, page) -> None:
     at = _ask(page("consulta"), "  ")
     assert at.warning[0].value == "Escriba una pregunta."
-    assert not api.called("chat")
+    assert not api.called("chat") and not api.called("chatStream")
+
+
+def test_without_streaming_the_page_calls_chat(api, page) -> None:
+    api.schema.subscription_type = None  # an API that does not stream
+    at = _ask(page("consulta"))
+    assert not at.exception and not at.error and not api.errors
+    assert len(api.called("chat")) == 1 and not api.called("chatStream")
+    assert len(_badges(at)) == len(canned.CHAT["references"])
+
+
+def test_stream_failure_is_shown(api, page) -> None:
+    async def broken(info, input):
+        yield {"chatStream": {"__typename": "ServiceError", "service": "llm", "message": "caído"}}
+
+    api.root["chatStream"] = broken
+    at = _ask(page("consulta"))
+    assert not at.exception
+    assert "El servicio «llm» de la API falló: caído" in at.error[0].value
 
 
 def test_without_chat_the_page_lists_search_hits(current_api, page) -> None:
