@@ -21,7 +21,7 @@ HIT = sel(
     status=STATUS,
 )
 SEARCH_PAYLOAD = sel(
-    "candidates recencyWeight profile mode",
+    "logId candidates recencyWeight profile mode",
     hits=HIT,
     timings=sel("embedMs retrieveMs scoreMs"),
     intent=INTENT,

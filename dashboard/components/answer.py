@@ -12,8 +12,9 @@ from dashboard.components import api_status, explain, references
 from dashboard.formatting import escape_md, mode_label
 
 
-def show(result: Mapping[str, Any], state_key: str) -> None:
-    """Render ``result`` (a ChatPayload); badge ``[N]`` toggles ``session_state[state_key]``."""
+def show(result: Mapping[str, Any], state_key: str, can_feedback: bool = False) -> None:
+    """Render ``result`` (a ChatPayload); badge ``[N]`` toggles ``session_state[state_key]``;
+    with ``can_feedback`` each reference panel asks whether it was useful."""
     refs = {int(r["number"]): r for r in result.get("references") or []}
     _mode(result)
     text, phantoms = references.answer_markdown(result.get("answer") or "", set(refs))
@@ -29,7 +30,8 @@ def show(result: Mapping[str, Any], state_key: str) -> None:
         references.badge_bar(sorted(refs), state_key, cited)
         opened = st.session_state.get(state_key)
         if opened in refs:
-            references.reference_panel(refs[opened])
+            log_id = result.get("id") if can_feedback else None
+            references.reference_panel(refs[opened], log_id)
         else:
             st.caption("Pulse una insignia [N] para abrir la referencia.")
         with st.expander("Todas las referencias"):

@@ -8,8 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import client
-from dashboard.components import api_status
+from dashboard.components import feedback
 from dashboard.components.references import first_per_registro
 from dashboard.components.tables import rubro_last
 from dashboard.formatting import (
@@ -167,29 +166,7 @@ def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
         with st.container(border=True, key=f"log_hit_{entry['id']}_{i}"):
             rubro = escape_md(str(hit.get("rubro") or ""))[:160]
             st.markdown(f"**{hit.get('rank', i + 1)}.** Registro {registro} · {rubro}")
-            _feedback_buttons(entry["id"], registro, comment, given.get(registro))
+            feedback.buttons(entry["id"], registro, comment, given.get(registro))
 
 
 KINDS = {"search": "búsqueda", "chat": "consulta"}
-
-
-def _feedback_buttons(log_id: Any, registro: int, comment: str, given: bool | None) -> None:
-    done = st.session_state.setdefault("feedback_sent", {})
-    key = f"{log_id}:{registro}"
-    if key not in done and given is not None:
-        done[key] = given
-    if key in done:
-        st.caption("Gracias: opinión registrada (" + ("útil" if done[key] else "no útil") + ").")
-        return
-    left, right, _ = st.columns([1, 1, 4])
-    options = ((left, True, "Útil", ":material/thumb_up:"),
-               (right, False, "No útil", ":material/thumb_down:"))  # fmt: skip
-    for column, useful, label, icon in options:
-        if column.button(label, key=f"fb_{key}_{useful}", icon=icon):
-            sent = api_status.attempt(
-                "Opinión", client.feedback, log_id, registro, useful, comment or None
-            )
-            if sent is not None:
-                done[key] = useful
-                st.toast("Opinión registrada")
-                st.rerun()

@@ -8,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard.components import feedback
 from dashboard.formatting import (
     chars_span,
     count,
@@ -65,8 +66,9 @@ def _select(state_key: str, n: int) -> None:
     st.session_state[state_key] = None if st.session_state.get(state_key) == n else n
 
 
-def reference_panel(ref: Mapping[str, Any]) -> None:
-    """Rubro, registro (linked to the SJF), época, año, tipo, vigencia, scores, fragments."""
+def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
+    """Rubro, registro (linked to the SJF), época, año, tipo, vigencia, scores, fragments;
+    with ``log_id``, buttons to tell the API whether the reference was useful."""
     registro = int(ref["registro"])
     with st.container(border=True, key=f"ref_panel_{registro}"):
         number = f"[{ref['number']}] " if ref.get("number") is not None else ""
@@ -89,6 +91,9 @@ def reference_panel(ref: Mapping[str, Any]) -> None:
         cols[2].metric("Fragmentos", count(ref.get("chunkCount") or len(fragments)))
         for fragment in fragments:
             _fragment(fragment)
+        if log_id:
+            st.markdown("**¿Le fue útil esta referencia?**")
+            feedback.buttons(log_id, registro)
 
 
 def _status(status: Mapping[str, Any] | None) -> None:

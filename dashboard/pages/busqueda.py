@@ -90,7 +90,9 @@ if result:
         references.badge_bar(sorted(numbered), "busqueda_ref")
         opened = st.session_state.get("busqueda_ref")
         if opened in numbered:
-            references.reference_panel(numbered[opened])
+            can_feedback = schema is None or schema.root_of("feedback") is not None
+            log_id = result.get("logId") if can_feedback else None
+            references.reference_panel(numbered[opened], log_id)
     st.subheader("Descartadas")
     if "discarded" in result:
         explain.discarded_table(result["discarded"], "busqueda_discarded")

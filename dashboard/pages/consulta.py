@@ -55,4 +55,4 @@ elif asked:
         st.rerun()  # redraw the streamed text with its [N] badges
 
 if result := st.session_state.get("consulta_result"):
-    answer.show(result, "consulta_ref")
+    answer.show(result, "consulta_ref", schema is None or schema.root_of("feedback") is not None)

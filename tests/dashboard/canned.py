@@ -51,7 +51,7 @@ DISCARDED = [{**_record(2), "registro": 240001, "code": "PRE_REFORM",
 
 
 def search_payload(*_: Any, **__: Any) -> dict[str, Any]:
-    return {"__typename": "SearchPayload",
+    return {"__typename": "SearchPayload", "logId": "s-1",
             "hits": [hit(0, 1, 2), hit(1, 2, 3), hit(2, 3, 1)], "discarded": DISCARDED,
             "intent": INTENT, "candidates": 106, "recencyWeight": 0.5, "profile": "default",
             "mode": "hybrid", "timings": {"embedMs": 5.0, "retrieveMs": 3.0, "scoreMs": 1.0}}  # fmt: skip

@@ -70,6 +70,9 @@ def test_hit_badge_opens_its_panel(api: FakeApi, page) -> None:
     assert "Registro digital: [2023695](https://sjf2.scjn.gob.mx/detalle/tesis/2023695)" in texts(
         at
     )
+    at.button(key="fb_s-1:2023695_True").click()
+    at.run()
+    assert api.called("feedback") == [{"logId": "s-1", "registro": 2023695, "useful": True}]
 
 
 def test_without_compare_rankings_two_searches_are_compared(current_api: FakeApi, page) -> None:

@@ -41,6 +41,17 @@ def test_badges_open_the_reference_panel(api, page) -> None:
     assert "**Época:** Séptima Época · **Año:** 1987 · **Tipo:** Aislada" in shown
 
 
+def test_reference_feedback(api, page) -> None:
+    at = _ask(page("consulta"))
+    at.button(key="consulta_ref_3").click()
+    at.run()
+    at.button(key="fb_c-1:246545_False").click()
+    at.run()
+    assert not at.exception and not at.error and not api.errors
+    assert api.called("feedback") == [{"logId": "c-1", "registro": 246545, "useful": False}]
+    assert "Gracias: opinión registrada (no útil)." in texts(at)
+
+
 def test_mode_and_citation_check_are_shown(api, page) -> None:
     at = _ask(page("consulta"))
     shown = texts(at)

@@ -1,0 +1,35 @@
+"""Useful / not useful buttons on a result of a logged search (``mutation feedback``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from dashboard import client
+from dashboard.components import api_status
+
+
+def buttons(
+    log_id: Any, registro: int, comment: str | None = None, given: bool | None = None
+) -> None:
+    """Two buttons, or the verdict already sent (this session, or ``given`` by the log)."""
+    done = st.session_state.setdefault("feedback_sent", {})
+    key = f"{log_id}:{registro}"
+    if key not in done and given is not None:
+        done[key] = given
+    if key in done:
+        st.caption("Gracias: opinión registrada (" + ("útil" if done[key] else "no útil") + ").")
+        return
+    left, right, _ = st.columns([1, 1, 4])
+    options = ((left, True, "Útil", ":material/thumb_up:"),
+               (right, False, "No útil", ":material/thumb_down:"))  # fmt: skip
+    for column, useful, label, icon in options:
+        if column.button(label, key=f"fb_{key}_{useful}", icon=icon):
+            sent = api_status.attempt(
+                "Opinión", client.feedback, log_id, registro, useful, comment or None
+            )
+            if sent is not None:
+                done[key] = useful
+                st.toast("Opinión registrada")
+                st.rerun()
