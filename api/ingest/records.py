@@ -41,6 +41,11 @@ def _text(raw: dict[str, Any], key: str) -> str:
         return ""
     if not isinstance(value, str):
         raise InvalidField(key, f"expected text, got {type(value).__name__}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a lone surrogate, e.g. JSON "\ud800"
+            raise InvalidField(key, f"not valid Unicode at character {exc.start}") from exc
     return value.replace("\r\n", "\n").strip()
 
 
@@ -71,6 +76,10 @@ def _anio(raw: dict[str, Any], fecha: date | None, today: date) -> int:
     if value in (None, ""):
         if fecha is None:
             raise InvalidField("anio", "missing, and no fecha_publicacion to derive it from")
+        if not MIN_YEAR <= fecha.year <= today.year + 1:
+            raise InvalidField(
+                "fecha_publicacion", f"year {fecha.year} is outside {MIN_YEAR}..{today.year + 1}"
+            )
         return fecha.year
     if isinstance(value, bool) or not re.fullmatch(r"\s*\d{1,4}\s*", str(value)):
         raise InvalidField("anio", f"not a year: {value!r}")
@@ -111,6 +120,8 @@ def _materias(raw: dict[str, Any]) -> tuple[str, ...]:
 def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Parsed | Rejection:
     """Validate one record; the rejection names the record, the field and the reason."""
     registro_label = str(raw.get("registro")) if raw.get("registro") not in (None, "") else None
+    if registro_label is not None and not registro_label.isascii():  # printable in any report
+        registro_label = registro_label.encode("utf-8", "backslashreplace").decode("utf-8")
     try:
         registro = _registro(raw)
         rubro = _text(raw, "rubro")
