@@ -52,7 +52,8 @@ def canonical_epoca(label: str) -> str | None:
     if folded in _ORDINALS:
         return _BY_NUMBER[_ORDINALS[folded]].name
     digits = folded.rstrip("a").rstrip(".").rstrip("a")
-    if digits.isdigit() and int(digits) in _BY_NUMBER:
+    # isdecimal, not isdigit: '²' is a digit that int() refuses
+    if digits.isdecimal() and len(digits) <= 2 and int(digits) in _BY_NUMBER:
         return _BY_NUMBER[int(digits)].name
     return None
 
