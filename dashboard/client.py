@@ -18,6 +18,7 @@ import httpx
 import streamlit as st
 
 from dashboard.queries import (
+    ALERT,
     CHAT,
     CHAT_EVENT,
     COMPARE,
@@ -274,6 +275,12 @@ def monitoring(window_hours: int) -> JSON:
     """``monitoring(windowHours)``: boost histogram, temporal series, shares, alerts."""
     value = _call("monitoring", MONITORING, {"windowHours": window_hours}, {"windowHours": "Int"})
     return _payload(api_url(), value)
+
+
+def alerts(window_hours: int) -> list[JSON]:
+    """``alerts(windowHours)``: the window's alerts, most severe first."""
+    value = _call("alerts", ALERT, {"windowHours": window_hours}, {"windowHours": "Int"})
+    return list(value or [])
 
 
 def search_log(limit: int, offset: int = 0) -> list[JSON]:

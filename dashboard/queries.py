@@ -89,6 +89,7 @@ TIMELINE = {**ERRORS, **sel("total", items=TIMELINE_ITEM)}
 BUCKET = sel("key count")
 DISTRIBUTION = BUCKET
 
+ALERT = sel("code severity count firstSeen lastSeen examples message")
 SERIES = sel("series total", byYear=BUCKET, byEpoca=BUCKET)
 MONITORING = ERRORS | sel(
     "windowHours since until searches hits truncated",
@@ -97,7 +98,7 @@ MONITORING = ERRORS | sel(
     temporal=sel(retrieved=SERIES, cited=SERIES, corpus=SERIES),
     shares=sel("*"),
     byMateria=sel("materia searches hits preReformShare"),
-    alerts=sel("code severity count firstSeen lastSeen examples message"),
+    alerts=ALERT,
     logHealth=sel("status recorded failures lastError"),
 )
 

@@ -100,14 +100,14 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
     for i, alert in enumerate(alerts):
         with st.container(border=True, key=f"alert_{i}"):
             severity = str(alert.get("severity") or "info")
-            st.markdown(
-                f"{severity_badge(severity)} **{escape_md(str(alert.get('code')))}** · "
-                f"{count(alert.get('count'))} veces"
-            )
-            extra = f" — {alert['message']}" if alert.get("message") else ""
+            times = f" · {count(alert['count'])} veces" if alert.get("count") else ""
+            code = escape_md(str(alert.get("code")))
+            st.markdown(f"{severity_badge(severity)} **{code}**{times}")
+            if alert.get("message"):
+                st.markdown(escape_md(str(alert["message"])))
             st.caption(
                 f"Primera vez: {datetime_es(alert.get('firstSeen'))} · "
-                f"última: {datetime_es(alert.get('lastSeen'))}{extra}"
+                f"última: {datetime_es(alert.get('lastSeen'))}"
             )
             examples = list(alert.get("examples") or [])
             if examples:

@@ -5,7 +5,7 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status, charts
-from dashboard.formatting import MATERIAS, count, datetime_es, year
+from dashboard.formatting import MATERIAS, count, datetime_es, escape_md, year
 
 st.title("Corpus")
 schema = api_status.require_api()
@@ -37,6 +37,14 @@ if stats:
 
     st.subheader("Huecos de cobertura desde la reforma")
     gaps = stats.get("coverageGaps")
+    if gaps is None and (schema is None or schema.root_of("alerts")):
+        found = api_status.attempt("Alertas", client.alerts, 168) or []
+        notes = [
+            a["message"] for a in found if a.get("code") == "COVERAGE_GAP" and a.get("message")
+        ]
+        if notes:
+            st.caption("Según las alertas del monitoreo:")
+            st.markdown("\n".join(f"- {escape_md(n)}" for n in notes))
     if gaps:
         df = pd.DataFrame([[g.get("materia"), year(g.get("cutoffYear")), g.get("countSince")]
                            for g in gaps], columns=["Materia", "Año de corte", "Tesis desde el corte"])  # fmt: skip

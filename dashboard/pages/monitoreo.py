@@ -44,7 +44,9 @@ if api_status.offers(schema, "monitoring", "Métricas de monitoreo"):
     if by_epoca:
         df = pd.DataFrame(by_epoca).pivot_table(index="key", columns="series", values="share")
         order = [e for e in EPOCAS if e in df.index] + [e for e in df.index if e not in EPOCAS]
-        st.dataframe(df.reindex(order).style.format("{:.1%}", na_rep="—"), key="monitoreo_epocas")
+        columns = [c for c in monitoring.SERIES.values() if c in df.columns]
+        df = df.reindex(order)[columns].rename_axis("Época")
+        st.dataframe(df.style.format("{:.1%}", na_rep="—"), key="monitoreo_epocas")
     st.subheader("Fuentes anteriores a la reforma o superadas")
     shares = data.get("shares")
     frame, period = monitoring.shares_frame(shares)

@@ -115,7 +115,11 @@ MONITORING = {
                 "message": "Se citaron tesis anteriores a la reforma"},
                {"code": "SUPERSEDED_TOP1", "severity": "critical", "count": 1,
                 "firstSeen": "2026-11-21T09:00:00", "lastSeen": "2026-11-21T09:00:00",
-                "examples": ["amparo directo"], "message": "Una tesis superada quedó primera"}],
+                "examples": ["amparo directo"], "message": "Una tesis superada quedó primera"},
+               {"code": "COVERAGE_GAP", "severity": "warning", "count": 0,
+                "firstSeen": "2026-11-22T02:19:23+00:00", "lastSeen": "2026-11-22T02:19:23+00:00",
+                "examples": [],
+                "message": "ninguna tesis de Agraria desde 1992 (corte de la reforma)"}],
     "logHealth": {"status": "ok", "recorded": 12, "failures": 0, "lastError": None},
 }  # fmt: skip
 

@@ -35,6 +35,7 @@ def test_distribution_fallback_without_corpus_stats(current_api: FakeApi, page) 
     groups = sorted(c["groupBy"] for c in current_api.called("distribution"))
     assert groups == ["EPOCA", "MATERIA", "TIPO", "YEAR"]
     assert len(charts(at)) == 4
+    assert "- ninguna tesis de Agraria desde 1992 (corte de la reforma)" in texts(at)
 
 
 def test_api_down(api_down, page) -> None:

@@ -28,6 +28,8 @@ def test_histogram_distributions_and_alerts(api: FakeApi, page) -> None:
         assert f"**{alert['code']}**".replace("_", "\\_") in shown
     assert ":red-badge[crítica] **SUPERSEDED\\_TOP1** · 1 veces" in shown
     assert "Primera vez: 20 de noviembre de 2026, 10:00" in shown
+    assert ":orange-badge[advertencia] **COVERAGE\\_GAP**\n" in shown + "\n"  # no "0 veces"
+    assert "ninguna tesis de Agraria desde 1992 (corte de la reforma)" in shown
     assert [e.label for e in at.expander] == ["Consultas de ejemplo (1)"] * 2
 
 
