@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,6 +25,8 @@ from api.graphql.context import Context
 from api.graphql.schema import build_schema
 from api.services import Services
 from api.settings import Settings, get_settings
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class VigenciaGraphQL(GraphQL[Context, None]):
@@ -47,6 +51,22 @@ class VigenciaGraphQL(GraphQL[Context, None]):
             recorder=s.recorder,
             log=s.log,
         )
+
+    def decode_json(self, data: str | bytes) -> object:
+        """``json.loads``, with what strawberry would let through as a 500 raised as invalid
+        JSON (a 400): a number over Python's digit limit, nesting past the recursion limit,
+        bytes that are not UTF-8, and lone surrogates (no store, cache or reply encodes them).
+        """
+        try:
+            value = json.loads(data)
+            text = data.decode("latin-1") if isinstance(data, bytes) else data
+            if _SURROGATE_ESCAPE.search(text):  # rare: then check the decoded strings
+                json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except json.JSONDecodeError:
+            raise
+        except (ValueError, RecursionError) as exc:  # UnicodeError is a ValueError
+            raise json.JSONDecodeError(f"unreadable JSON ({type(exc).__name__})", "", 0) from exc
+        return value
 
 
 class ReadKeyMiddleware:
