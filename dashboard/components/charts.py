@@ -39,7 +39,7 @@ def counts_bar(
     order: Any = list(sort) if sort is not None else "-x" if horizontal else "x"
     key_enc = alt.Y if horizontal else alt.X
     val_enc = alt.X if horizontal else alt.Y
-    height = max(90, 32 * len(df)) if horizontal else HEIGHT
+    height = max(150, 32 * len(df)) if horizontal else HEIGHT
     return (
         alt.Chart(df, title=title, height=height)
         .mark_bar()

@@ -58,6 +58,9 @@ DISCARDED_COLUMNS = [
 
 
 def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per tesis and reason (the API lists every discarded chunk)."""
+    unique = {(d.get("registro"), d.get("code")): d for d in reversed(list(discarded))}
+    discarded = list(reversed(unique.values()))
     rows = [
         [d.get("registro"), d.get("rubro"), year(d.get("anio")), d.get("epoca"),
          d.get("code"), d.get("reason"), pct(d.get("similarity")), pct(d.get("finalScore"))]

@@ -68,11 +68,11 @@ def shares_frame(shares: Any) -> tuple[pd.DataFrame | None, str | None]:
 
 SHARE_LABELS = {
     "preBefore2000": "Anteriores a 2000",
-    "preReform": "Anteriores a la reforma de su materia",
-    "superseded": "Superadas o sin vigencia",
+    "preReform": "Anteriores a la reforma",
+    "superseded": "Sin vigencia",
     "preRepeal": "Anteriores a la derogación",
-    "hits": "Resultados en el periodo",
-    "reformHits": "Resultados con materia reformada",
+    "hits": "Resultados",
+    "reformHits": "Con materia reformada",
 }
 
 

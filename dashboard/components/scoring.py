@@ -18,6 +18,19 @@ BREAKDOWN_COLUMNS = [
     "Similitud", "Relevancia", "BM25", "Factor de recencia", "Factor de época",
     "Impulso", "Puntuación final", "Vigencia",
 ]  # fmt: skip
+BREAKDOWN_CONFIG = {
+    "Pos.": st.column_config.Column(width=40),
+    "Pos. sin recencia": st.column_config.Column("Sin rec.", width=60,
+                                                 help="Posición sin recencia (peso 0)"),
+    "Cambio": st.column_config.Column(width=60, help="Lo que la recencia mueve la tesis"),
+    "Año": st.column_config.Column(width=50),
+    "Época": st.column_config.Column(width=120),
+    "BM25": st.column_config.Column(width=55, help="Puntuación léxica"),
+    "Factor de recencia": st.column_config.Column("F. recencia", width=80),
+    "Factor de época": st.column_config.Column("F. época", width=70),
+    "Impulso": st.column_config.Column(width=60, help="Puntuación final / relevancia"),
+    "Puntuación final": st.column_config.Column("Final", width=70),
+}  # fmt: skip
 _PERCENT = ["Similitud", "Relevancia", "Factor de recencia", "Factor de época", "Puntuación final"]
 
 

@@ -3,14 +3,13 @@
 import streamlit as st
 
 from dashboard import client
-from dashboard.components import api_status, explain, filters, references, scoring
+from dashboard.components import api_status, explain, filters, page, references, scoring
 from dashboard.formatting import pct, profile_label, retrieval_label, temporal_mode_label
 
-st.title("Búsqueda y puntuación")
-st.caption(
-    "Cómo se calcula cada resultado: similitud × recencia × época, y qué cambia la recencia."
+schema = page.start(
+    "Búsqueda y puntuación",
+    "Cómo se calcula cada resultado: similitud × recencia × época, y qué cambia la recencia.",
 )
-schema = api_status.require_api()
 SUPERSEDED = {None: "Según la API", True: "Mantener (degradadas)", False: "Descartar"}
 
 
@@ -71,11 +70,18 @@ elif searched:
 result = st.session_state.get("busqueda_result")
 if result:
     hits = result.get("hits") or []
-    cols = st.columns(4)
+    cols = st.columns(3)
     cols[0].metric("Candidatos puntuados", result.get("candidates", "—"))
     cols[1].metric("Peso de la recencia", pct(result.get("recencyWeight"), 0))
-    cols[2].metric("Perfil", profile_label(result.get("profile")))
-    cols[3].metric("Recuperación", retrieval_label(result.get("mode")))
+    cols[2].metric("Resultados", len(hits))
+    timings = result.get("timings") or {}
+    st.caption(
+        f"Perfil: {profile_label(result.get('profile'))} · "
+        f"recuperación: {retrieval_label(result.get('mode'))} · tiempos: "
+        + ", ".join(f"{label} {timings[k]:.0f} ms" for k, label in
+                    (("embedMs", "vector"), ("retrieveMs", "búsqueda"), ("scoreMs", "puntuación"))
+                    if timings.get(k) is not None)
+    )  # fmt: skip
     st.subheader("Intención detectada")
     if "intent" in result:
         explain.intent_summary(result["intent"])
@@ -83,7 +89,8 @@ if result:
         api_status.not_available("Detección de intención", "SearchPayload.intent")
     st.subheader("Desglose de la puntuación")
     frame = scoring.breakdown_frame(hits)
-    st.dataframe(scoring.breakdown_styler(frame), hide_index=True, key="busqueda_breakdown")
+    st.dataframe(scoring.breakdown_styler(frame), hide_index=True, key="busqueda_breakdown",
+                 column_config=scoring.BREAKDOWN_CONFIG)  # fmt: skip
     if hits:
         st.caption("Detalle de cada resultado:")
         numbered = {i + 1: references.hit_as_reference(h, i + 1) for i, h in enumerate(hits)}

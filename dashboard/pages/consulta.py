@@ -3,11 +3,11 @@
 import streamlit as st
 
 from dashboard import client
-from dashboard.components import answer, api_status, filters, references
+from dashboard.components import answer, api_status, filters, page, references
 
-st.title("Consulta")
-st.caption("Pregunte sobre la jurisprudencia; cada [N] de la respuesta abre su referencia.")
-schema = api_status.require_api()
+schema = page.start(
+    "Consulta", "Pregunte sobre la jurisprudencia; cada [N] de la respuesta abre su referencia."
+)
 has_chat = api_status.offers(schema, "chat", "Respuesta redactada con citas (chat)")
 streams = schema is not None and schema.root_of("chatStream") == "subscription"
 

@@ -4,11 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import client
-from dashboard.components import api_status, charts
+from dashboard.components import api_status, charts, page
 from dashboard.formatting import MATERIAS, count, datetime_es, escape_md, year
 
-st.title("Corpus")
-schema = api_status.require_api()
+schema = page.start("Corpus")
 api_status.refresh_button("corpus_refresh")
 
 stats = None

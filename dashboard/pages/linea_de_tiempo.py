@@ -3,12 +3,13 @@
 import streamlit as st
 
 from dashboard import client
-from dashboard.components import api_status, charts, filters, timeline
+from dashboard.components import api_status, charts, filters, page, timeline
 from dashboard.formatting import count
 
-st.title("Línea de tiempo")
-st.caption("Cada punto es una tesis: color por época, forma por vigencia (cruz = ya no vigente).")
-schema = api_status.require_api()
+schema = page.start(
+    "Línea de tiempo",
+    "Cada punto es una tesis: color por época, forma por vigencia (cruz = ya no vigente).",
+)
 
 with st.form("tiempo_form"):
     query = st.text_input("Consulta (opcional: sin consulta se usan sólo los filtros)",

@@ -4,11 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import client
-from dashboard.components import api_status, charts, monitoring
+from dashboard.components import api_status, charts, monitoring, page
 from dashboard.formatting import EPOCAS, count, datetime_es
 
-st.title("Monitoreo")
-schema = api_status.require_api()
+schema = page.start("Monitoreo")
 WINDOWS = {24: "Últimas 24 horas", 168: "Últimos 7 días", 720: "Últimos 30 días"}
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 hours = left.selectbox("Periodo", list(WINDOWS), index=1, key="monitoreo_window",
@@ -45,7 +44,7 @@ if api_status.offers(schema, "monitoring", "Métricas de monitoreo"):
         df = pd.DataFrame(by_epoca).pivot_table(index="key", columns="series", values="share")
         order = [e for e in EPOCAS if e in df.index] + [e for e in df.index if e not in EPOCAS]
         columns = [c for c in monitoring.SERIES.values() if c in df.columns]
-        df = df.reindex(order)[columns].rename_axis("Época")
+        df = df.reindex(order)[columns].fillna(0.0).rename_axis("Época")
         st.dataframe(df.style.format("{:.1%}", na_rep="—"), key="monitoreo_epocas")
     st.subheader("Fuentes anteriores a la reforma o superadas")
     shares = data.get("shares")

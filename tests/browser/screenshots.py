@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 QUESTION = "¿Cuál es el criterio vigente sobre la suspensión provisional en el amparo?"
-SEARCH = "pensión alimenticia provisional"
+SEARCH = "suspensión provisional en el amparo"
 TIMELINE = "interés superior del menor"
 TIMEOUT = 60_000
 

@@ -38,6 +38,29 @@ def first_reference(api_url: str) -> int:
     return int(refs[1])
 
 
+def test_a_page_url_opens_under_the_router(stack: Stack, tmp_path: Path) -> None:
+    """First visit of a fresh server on /busqueda: the app's navigation, not Streamlit's
+    legacy pages/ listing (runs first, while the server is fresh)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 1000}, locale="es-MX")
+            page.goto(f"{stack.dashboard_url}/busqueda", wait_until="domcontentloaded")
+            heading = page.get_by_role("heading", name="Búsqueda y puntuación")
+            expect(heading).to_be_visible(timeout=60_000)
+            nav = page.get_by_test_id("stSidebarNav")
+            expect(nav).to_contain_text("Línea de tiempo")
+            expect(nav.get_by_text("app", exact=True)).to_have_count(0)
+            expect(page.get_by_text(stack.api_url)).to_be_visible()
+            page.screenshot(path=str(tmp_path / "busqueda.png"))
+        finally:
+            browser.close()
+
+
 def test_badge_opens_the_reference_panel(stack: Stack, tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 

@@ -22,8 +22,8 @@ def test_histogram_distributions_and_alerts(api: FakeApi, page) -> None:
 
     shown = texts(at)
     assert "Búsquedas y consultas: 12" in shown and "Registro de búsquedas: ok" in shown
-    assert "Anteriores a 2000: 40.0 %" in shown and "Superadas o sin vigencia: 5.0 %" in shown
-    assert "Resultados en el periodo: 96" in shown
+    assert "Anteriores a 2000: 40.0 %" in shown and "Sin vigencia: 5.0 %" in shown
+    assert "Resultados: 96" in shown
     for alert in canned.MONITORING["alerts"]:
         assert f"**{alert['code']}**".replace("_", "\\_") in shown
     assert ":red-badge[crítica] **SUPERSEDED\\_TOP1** · 1 veces" in shown

@@ -1,0 +1,34 @@
+"""What every page does first: make sure it runs under the router, title, API check."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.components import api_status
+from dashboard.selection import Schema
+
+
+def ensure_router() -> None:
+    """Rerun under ``app.py`` when Streamlit ran this page on its own.
+
+    A fresh server that is first opened on a page URL (``/busqueda``) runs the script from
+    ``pages/`` directly (Streamlit's legacy multipage mode, chosen because that folder exists)
+    and keeps doing so until ``st.navigation`` is called. Leaving that mode and rerunning runs
+    ``app.py``, which routes back to the same page with the app's layout and navigation.
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - a future Streamlit without it
+        return
+    if getattr(PagesManager, "uses_pages_directory", False):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def start(title: str, caption: str | None = None) -> Schema | None:
+    """Title and caption; the API's schema, or the page stops saying the API is down."""
+    ensure_router()
+    st.title(title)
+    if caption:
+        st.caption(caption)
+    return api_status.require_api()
