@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: not a file: {', '.join(missing)}", file=sys.stderr)
         return 2
     services = Services.build(settings)
+    started_at = datetime.now()
     started = time.perf_counter()
     progress = None if args.quiet else _progress(_count_lines(paths))
     generic = None
@@ -69,7 +71,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     elapsed = time.perf_counter() - started
     if not args.quiet:
         sys.stderr.write("\n")
-    report_path = write_report(report, settings.data_dir / "ingest_reports")
+    report_path = write_report(report, settings.data_dir / "ingest_reports", started_at)
     for rejection in report.rejected:
         print(f"rejected: {rejection}")
     for warning in report.warnings:
@@ -241,10 +243,11 @@ def ensure_loaded(services: Services, settings: Settings) -> None:
     if services.store.count()[0] > 0:
         return
     print(f"Loading the bundled corpus {settings.corpus_path} ...", file=sys.stderr)
+    started_at = datetime.now()
     progress = _progress(_count_lines([settings.corpus_path]))
     report = ingest([settings.corpus_path], services.store, services.embedder, progress=progress)  # type: ignore[arg-type]
     sys.stderr.write("\n")
-    write_report(report, settings.data_dir / "ingest_reports")
+    write_report(report, settings.data_dir / "ingest_reports", started_at)
     notes = import_notes(settings.notes_path, services.store)
     print(
         f"stored {report.stored} tesis, {report.chunks} chunks; {notes.imported} validity notes",

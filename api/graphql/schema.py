@@ -17,6 +17,7 @@ from strawberry.extensions.base_extension import SchemaExtension
 
 from api.embeddings.base import EmbedderError
 from api.graphql.chat import ChatQuery, ChatSubscription
+from api.graphql.corpus import CorpusQuery
 from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
@@ -28,7 +29,7 @@ MAX_TOKENS = 2000
 
 
 @strawberry.type
-class Query(CoreQuery, ChatQuery, MonitoringQuery):
+class Query(CoreQuery, ChatQuery, MonitoringQuery, CorpusQuery):
     """Every read: search, timelines, tesis, chat, judge, monitoring."""
 
 

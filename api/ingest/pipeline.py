@@ -143,10 +143,11 @@ def ingest_sources(
     return report
 
 
-def write_report(report: IngestReport, directory: Path) -> Path:
+def write_report(report: IngestReport, directory: Path, started_at: datetime | None = None) -> Path:
     """Save the report as JSON (timestamped, plus ``last.json``); returns the timestamped path."""
     directory.mkdir(parents=True, exist_ok=True)
     payload = {
+        "started_at": started_at.isoformat(timespec="seconds") if started_at else None,
         "finished_at": datetime.now().isoformat(timespec="seconds"),
         "read": report.read,
         "stored": report.stored,

@@ -224,3 +224,20 @@ def test_distribution_counts_match_the_corpus(bundled: Services) -> None:
     epocas = {b["key"]: b["count"] for b in data["byEpoca"]}
     assert sum(epocas.values()) == 1060 and epocas["Séptima Época"] == 998
     assert [b["key"] for b in data["byYear"]] == ["2025", "2026"]
+
+
+def test_corpus_stats(bundled: Services, tmp_path: Path) -> None:
+    from api.ingest.pipeline import write_report
+
+    report = ingest([Path(bundled.settings.corpus_path)], bundled.store, bundled.embedder)
+    write_report(report, bundled.settings.data_dir / "ingest_reports")
+    q = """{ corpusStats { ... on CorpusStatsType { total chunks byEpoca { key count }
+             byTipo { key count } coverageGaps { materia cutoffYear countSince }
+             lastIngest { read stored unchanged rejected } } } }"""
+    stats = run_query(bundled, q)["corpusStats"]
+    assert stats["total"] == 1060 and stats["chunks"] >= 1060
+    assert sum(b["count"] for b in stats["byEpoca"]) == 1060
+    gaps = {g["materia"]: g for g in stats["coverageGaps"]}
+    assert gaps["Laboral"]["cutoffYear"] == 2019
+    assert gaps["Electoral"]["countSince"] == 0  # no electoral tesis: "actualizar la base"
+    assert stats["lastIngest"] == {"read": 1060, "stored": 0, "unchanged": 1060, "rejected": 0}

@@ -1,0 +1,61 @@
+"""What the corpus holds: counts by property, coverage since each reform, the last ingest."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from api.core.models import Filters
+from api.monitoring.service import coverage_counts
+from api.store.base import VectorStore
+from api.timeline import distribution
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusStats:
+    total: int
+    chunks: int
+    by_epoca: list[tuple[str, int]]
+    by_materia: list[tuple[str, int]]
+    by_tipo: list[tuple[str, int]]
+    by_year: list[tuple[str, int]]
+    coverage: list[tuple[str, int, int]]  # materia, reform cutoff, tesis since the cutoff
+    last_ingest: dict[str, Any] | None
+
+
+def last_ingest(reports_dir: Path) -> dict[str, Any] | None:
+    """The summary of the newest ingest report (``last.json``), or None."""
+    path = reports_dir / "last.json"
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return {
+        "finished_at": report.get("finished_at"),
+        "started_at": report.get("started_at"),
+        "read": report.get("read", 0),
+        "stored": report.get("stored", 0),
+        "unchanged": report.get("unchanged", 0),
+        "chunks": report.get("chunks", 0),
+        "rejected": len(report.get("rejected", [])),
+        "warnings": len(report.get("warnings", [])),
+    }
+
+
+def corpus_stats(store: VectorStore, cutoffs: Mapping[str, int], reports_dir: Path) -> CorpusStats:
+    every = Filters()
+    by_epoca = distribution(store, "epoca", every)
+    tesis, chunks = store.count()
+    return CorpusStats(
+        total=tesis,
+        chunks=chunks,
+        by_epoca=by_epoca,
+        by_materia=distribution(store, "materias", every),
+        by_tipo=distribution(store, "tipo", every),
+        by_year=distribution(store, "anio", every),
+        coverage=[(c.materia, c.cutoff, c.count) for c in coverage_counts(store, cutoffs)],
+        last_ingest=last_ingest(reports_dir),
+    )
