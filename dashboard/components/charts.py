@@ -109,7 +109,9 @@ def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
         alt.Chart(df, height=max(HEIGHT, 40 * len(present)))
         .mark_point(size=110, filled=True, opacity=0.85)
         .encode(
-            alt.X("fecha:T", title="Fecha", axis=alt.Axis(format="%Y")),
+            alt.X(
+                "fecha:T", title="Fecha", axis=alt.Axis(format="%Y"), scale=alt.Scale(padding=16)
+            ),
             alt.Y("epoca:N", title="Época", sort=present),
             alt.Color("epoca:N", title="Época", scale=epoca_scale(present)),
             alt.Shape(

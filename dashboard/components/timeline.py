@@ -6,11 +6,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
+import streamlit as st
 
 from dashboard.components.tables import rubro_last
 from dashboard.formatting import date_es, status_text, tipo_label, vigencia_group
 
 TABLE_COLUMNS = ["Fecha", "Registro", "Rubro", "Época", "Tipo", "Vigencia"]
+TABLE_CONFIG = {"Fecha": st.column_config.Column(width=190)}
 
 
 def chart_rows(

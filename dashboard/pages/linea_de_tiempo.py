@@ -42,7 +42,8 @@ if items:
     total = st.session_state.get("tiempo_total")
     st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else ""))
     st.altair_chart(charts.timeline(rows), key="tiempo_chart")
-    st.dataframe(timeline.table(rows), hide_index=True, key="tiempo_table")
+    st.dataframe(timeline.table(rows), hide_index=True, key="tiempo_table",
+                 column_config=timeline.TABLE_CONFIG)  # fmt: skip
 elif items is not None:
     st.info("Ninguna tesis coincide.")
 
@@ -61,4 +62,5 @@ for which, (label, _) in SHORTCUTS.items():
     if hits := st.session_state.get(f"tiempo_{which}_hits"):
         st.markdown(f"**{label}**")
         frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))
-        st.dataframe(frame, hide_index=True, key=f"tiempo_{which}_table")
+        st.dataframe(frame, hide_index=True, key=f"tiempo_{which}_table",
+                     column_config=timeline.TABLE_CONFIG)  # fmt: skip
