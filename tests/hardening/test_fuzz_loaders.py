@@ -37,6 +37,7 @@ FUZZ = settings(
     max_examples=120,
     deadline=None,
     derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 ORGANO = "PRIMER TRIBUNAL COLEGIADO EN MATERIA CIVIL DEL PRIMER CIRCUITO."
