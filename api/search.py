@@ -7,7 +7,7 @@ pure functions from ``api.core``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
 
@@ -169,6 +169,7 @@ class SearchResult:
     mode: RetrievalMode
     timings_ms: dict[str, float]
     intent: SearchIntent
+    without_recency: list[Hit] = field(default_factory=list)  # top-k by relevance alone
 
 
 class SearchService:
@@ -258,6 +259,7 @@ class SearchService:
         hits, discarded = apply_validity(
             scored, statuses, include_superseded, cfg.superseded_demotion
         )
+        plain = relevance_ranking(hits, cap, request.top_k)
         if ordering is not None and route == "date_sorted":
             hits = sort_by_date(hits, ordering)[: request.top_k]
         elif ordering is not None:
@@ -283,6 +285,7 @@ class SearchService:
             profile=profile,
             mode=mode,
             timings_ms=timings,
+            without_recency=plain,
             intent=SearchIntent(
                 materia=materia,
                 temporal=temporal,
@@ -355,6 +358,19 @@ def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
             per_tesis[hit.registro] = seen + 1
             kept.append(hit)
     return rank(kept)
+
+
+def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:
+    """The ranking without recency, beside the real one: top-k by relevance alone, ranks
+    1..k (scores keep every factor, so the reader sees what recency would have done)."""
+    ordered = sorted(hits, key=lambda h: (h.rank_without_recency, h.registro))
+    per_tesis: dict[int, int] = {}
+    kept: list[Hit] = []
+    for hit in ordered:
+        if per_tesis.get(hit.registro, 0) < cap and len(kept) < top_k:
+            per_tesis[hit.registro] = per_tesis.get(hit.registro, 0) + 1
+            kept.append(hit)
+    return [replace(h, rank=h.rank, rank_without_recency=i) for i, h in enumerate(kept, start=1)]
 
 
 def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:

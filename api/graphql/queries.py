@@ -60,6 +60,10 @@ class Intent:
 class SearchPayload:
     log_id: str | None = strawberry.field(description="Search-log id, for feedback.")
     hits: list[SearchHit]
+    without_recency: list[SearchHit] = strawberry.field(
+        description="The ranking without recency beside the real one: top-k by relevance alone "
+        "(before the vigencia rules), each hit with all its factors."
+    )
     discarded: list[DiscardedHit]
     intent: Intent
     candidates: int = strawberry.field(description="Candidates scored before the top-k cut.")
@@ -73,6 +77,7 @@ class SearchPayload:
         return cls(
             log_id=log_id,
             hits=[SearchHit.from_core(h) for h in result.hits],
+            without_recency=[SearchHit.from_core(h) for h in result.without_recency],
             discarded=[DiscardedHit.from_core(d) for d in result.discarded],
             intent=Intent.from_core(result.intent, result.recency_weight),
             candidates=result.candidates,

@@ -109,15 +109,33 @@ def test_pre_novena_hits_are_discarded_with_reasons(bundled: Services) -> None:
 def test_issue_2_question_returns_1970s_and_recent_tesis_each_with_breakdown(
     bundled: Services,
 ) -> None:
-    """Without the vigencia rules the 1970s tesis stay among the hits; with them (the
-    default) they come back under ``discarded`` with their reasons and full breakdown."""
+    """The default response carries the recency ranking (recent criteria) and, beside it, the
+    ranking without recency (where the 1970s tesis on Junta acts lead), every hit with all its
+    factors; without the vigencia rules and with a light weight both eras share the hits."""
     question = "improcedencia del amparo indirecto por actos de la junta"
+    q = """query S($input: SearchInput!) { search(input: $input) { ... on SearchPayload {
+      recencyWeight
+      hits { anio similarity relevance recencyFactor epocaFactor finalScore rank rankWithoutRecency }
+      withoutRecency { anio similarity relevance recencyFactor epocaFactor finalScore rank
+                       rankWithoutRecency } } } }"""
+    data = run_query(bundled, q, input={"query": question, "topK": 10})["search"]
+    assert len(data["hits"]) == 10 and len(data["withoutRecency"]) == 10
+    shown = data["hits"] + data["withoutRecency"]
+    years = [h["anio"] for h in shown]
+    assert any(1970 <= y < 1980 for y in years) and any(y >= 2010 for y in years), years
+    assert all(h["anio"] >= 2000 for h in data["hits"][:3])
+    assert [h["rankWithoutRecency"] for h in data["withoutRecency"]] == list(range(1, 11))
+    relevances = [h["relevance"] for h in data["withoutRecency"]]
+    assert relevances == sorted(relevances, reverse=True)
+    for hit in shown:
+        w = data["recencyWeight"]
+        assert hit["finalScore"] == pytest.approx(
+            hit["relevance"] * (1 + (hit["recencyFactor"] - 1) * w)
+            * (1 + (hit["epocaFactor"] - 1) * w)
+        )  # fmt: skip
     plain = search(bundled, query=question, topK=10, vigenciaRules=False, recencyWeight=0.2)
     years = [h["anio"] for h in plain["hits"]]
     assert any(1970 <= y < 1980 for y in years) and any(y >= 2010 for y in years), years
-    default = search(bundled, query=question, topK=10)
-    shown = [h["anio"] for h in default["hits"]] + [d["anio"] for d in default["discarded"]]
-    assert any(y >= 2010 for y in shown)
 
 
 @pytest.mark.parametrize(
