@@ -227,6 +227,7 @@ def dashboard_command(settings: Settings, port: int | None = None) -> list[str]:
     return [
         sys.executable, "-m", "streamlit", "run", str(app),
         "--server.port", str(port or settings.dashboard_port),
+        "--server.address", settings.dashboard_host,
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
 

@@ -182,6 +182,9 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
     port: int = Field(8000, description="Port of the API.")
     dashboard_port: int = Field(8501, description="Port of the Streamlit dashboard.")
+    dashboard_host: str = Field(
+        "127.0.0.1", description="Address the dashboard binds to (`0.0.0.0` in compose)."
+    )
     api_url: str = Field(
         "http://127.0.0.1:8000/graphql", description="GraphQL URL the dashboard talks to."
     )
