@@ -116,7 +116,7 @@ SEARCH_LOG = LOG_ENTRY | sel("total", items=LOG_ENTRY)
 FEEDBACK = ERRORS | sel("logId registro useful comment ok")
 
 CORPUS_STATS = ERRORS | sel(
-    "total",
+    "total chunks",
     byEpoca=BUCKET,
     byMateria=BUCKET,
     byTipo=BUCKET,

@@ -5,7 +5,7 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status, charts, page
-from dashboard.formatting import MATERIAS, count, datetime_es, escape_md, year
+from dashboard.formatting import count, datetime_es, escape_md, year
 
 schema = page.start("Corpus")
 api_status.refresh_button("corpus_refresh")
@@ -22,7 +22,10 @@ elif api_status.offers(schema, "distribution", "Estadísticas del corpus (corpus
 
 if stats:
     total = stats.get("total") or sum(b["count"] for b in stats.get("byEpoca") or [])
-    st.metric("Tesis en el corpus", count(total))
+    cols = st.columns(3)
+    cols[0].metric("Tesis en el corpus", count(total))
+    if stats.get("chunks") is not None:
+        cols[1].metric("Fragmentos indexados", count(stats["chunks"]))
     left, right = st.columns(2)
     if stats.get("byEpoca"):
         left.altair_chart(charts.epoca_bar(stats["byEpoca"], "Por época"), key="corpus_epoca")
@@ -47,27 +50,29 @@ if stats:
     if gaps:
         df = pd.DataFrame([[g.get("materia"), year(g.get("cutoffYear")), g.get("countSince")]
                            for g in gaps], columns=["Materia", "Año de corte", "Tesis desde el corte"])  # fmt: skip
-        st.dataframe(df, hide_index=True, key="corpus_gaps")
-        st.caption(f"Materias conocidas: {', '.join(MATERIAS)}. Pocas tesis posteriores al corte "
-                   "indican que el corpus puede no reflejar el derecho vigente.")  # fmt: skip
+        zero = "background-color: #ffcdd2; color: #b71c1c; font-weight: 600"
+        styled = df.style.map(lambda n: zero if n == 0 else "", subset=["Tesis desde el corte"])
+        st.dataframe(styled, hide_index=True, key="corpus_gaps")
+        st.caption("Año de corte: la reforma de cada materia. Sin tesis posteriores (en rojo), el "
+                   "corpus puede no reflejar el derecho vigente: hay que actualizarlo.")  # fmt: skip
     elif gaps is not None:
         st.success("Sin huecos: todas las materias tienen tesis posteriores a su reforma.")
 
     st.subheader("Última carga")
     ingest = stats.get("lastIngest")
     if ingest:
-        cols = st.columns(4)
-        cols[0].metric("Terminó", datetime_es(ingest.get("finishedAt")))
-        cols[1].metric("Leídas", count(ingest.get("read")))
-        cols[2].metric("Guardadas", count(ingest.get("stored")))
+        st.caption(f"Terminó: {datetime_es(ingest.get('finishedAt'))}")
         rejected, warnings = ingest.get("rejected"), ingest.get("warnings")
-        n_rej = len(rejected) if isinstance(rejected, list) else rejected
-        cols[3].metric("Rechazadas", count(n_rej))
+        figures = {"Leídas": ingest.get("read"), "Guardadas": ingest.get("stored"),
+                   "Sin cambios": ingest.get("unchanged"), "Fragmentos": ingest.get("chunks"),
+                   "Rechazadas": len(rejected) if isinstance(rejected, list) else rejected,
+                   "Advertencias": len(warnings) if isinstance(warnings, list) else warnings}  # fmt: skip
+        shown = [(k, v) for k, v in figures.items() if v is not None]
+        for column, (label, value) in zip(st.columns(len(shown)), shown, strict=True):
+            column.metric(label, count(value))
         for label, items in (("Rechazos", rejected), ("Advertencias", warnings)):
             if isinstance(items, list) and items:
                 with st.expander(f"{label} ({len(items)})"):
                     st.code("\n".join(map(str, items)), language=None)
-            elif isinstance(items, int):
-                st.caption(f"{label}: {count(items)}")
-    elif ingest is None and "lastIngest" in stats:
+    elif "lastIngest" in stats:
         st.caption("No hay informe de carga.")

@@ -99,7 +99,7 @@ def running_stack(workdir: Path, notes: bool = False) -> Iterator[Stack]:
                 [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"),
                  "--server.headless", "true", "--server.address", HOST,
                  "--server.port", str(dash_port), "--server.fileWatcherType", "none",
-                 "--browser.gatherUsageStats", "false"],
+                 "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"],
                 cwd=ROOT, env=dash_env, stdout=out, stderr=subprocess.STDOUT,
             ))  # fmt: skip
         _wait(f"http://{HOST}:{dash_port}/_stcore/health", procs[1], dash_log)

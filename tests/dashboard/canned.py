@@ -156,12 +156,13 @@ BUCKETS = {
     "YEAR": [{"key": "1987", "count": 40}, {"key": "2021", "count": 9}],
 }  # fmt: skip
 
-CORPUS = {"byEpoca": BUCKETS["EPOCA"], "byMateria": BUCKETS["MATERIA"],
+CORPUS = {"total": 1060, "chunks": 1931, "byEpoca": BUCKETS["EPOCA"], "byMateria": BUCKETS["MATERIA"],
           "byTipo": BUCKETS["TIPO"], "byYear": BUCKETS["YEAR"],
           "coverageGaps": [{"materia": "Penal", "cutoffYear": 2016, "countSince": 0},
                            {"materia": "Laboral", "cutoffYear": 2019, "countSince": 2}],
-          "lastIngest": {"finishedAt": "2026-11-22T01:51:04", "read": 1060, "stored": 1060,
-                         "rejected": 0, "warnings": ["tesis.jsonl:599: época no coincide"]}}  # fmt: skip
+          "lastIngest": {"finishedAt": "2026-11-22T01:51:04", "startedAt": "2026-11-22T01:51:03",
+                         "read": 1060, "stored": 1060, "unchanged": 0, "chunks": 1931,
+                         "rejected": 0, "warnings": 1}}  # fmt: skip
 
 
 async def chat_stream(info: Any, input: Any) -> Any:

@@ -20,10 +20,10 @@ def test_counts_gaps_and_ingest(api: FakeApi, page) -> None:
     assert list(gaps["Año de corte"]) == ["2016", "2019"]
 
     shown = texts(at)
-    assert "Tesis en el corpus: 1,038" in shown
+    assert "Tesis en el corpus: 1,060" in shown and "Fragmentos indexados: 1,931" in shown
     assert "Leídas: 1,060" in shown and "Guardadas: 1,060" in shown and "Rechazadas: 0" in shown
-    assert "Terminó: 22 de noviembre de 2026, 01:51" in shown
-    assert [e.label for e in at.expander] == ["Advertencias (1)"]
+    assert "Terminó: 22 de noviembre de 2026, 01:51" in shown and "Fragmentos: 1,931" in shown
+    assert "Advertencias: 1" in shown
 
 
 def test_distribution_fallback_without_corpus_stats(current_api: FakeApi, page) -> None:
