@@ -20,6 +20,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -72,13 +73,29 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+STARTED: list[subprocess.Popen[str]] = []
+
+
+@pytest.fixture(autouse=True)
+def _reap_children() -> Iterator[None]:
+    """A failed assertion must not leave a hung child behind."""
+    yield
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def start_ingest(data_dir: Path, corpus: Path, **extra_env: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("VIGENCIA_")}
     env |= {"VIGENCIA_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT), **extra_env}
-    return subprocess.Popen(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "tests.hardening.test_kill_ingest", "ingest", "--quiet", str(corpus)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    STARTED.append(proc)
+    return proc
 
 
 def committed(db: Path) -> int:
@@ -103,7 +120,7 @@ def wait_until(proc: subprocess.Popen[str], ready: object, what: str) -> None:
             proc.kill()
             proc.communicate()
             pytest.fail(f"ingest did not reach {what} in {DEADLINE_S} s")
-        time.sleep(0.002)
+        time.sleep(0.01)
 
 
 def kill(proc: subprocess.Popen[str]) -> None:
