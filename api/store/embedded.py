@@ -1,8 +1,9 @@
 """The default store: SQLite (records, FTS5 for BM25) plus an exact numpy scan for vectors.
 
 No server. One SQLite file under the data directory is the source of truth; the vector matrix
-is rebuilt from it when another process commits (``PRAGMA data_version``) or after our own
-writes. Each ``upsert`` is one transaction, so a killed ingest leaves no half-written tesis.
+and the BM25 postings (``LexicalIndex``, FTS5's scores without per-row SQL) are rebuilt from it
+when another process commits (``PRAGMA data_version``) or after our own writes. Each ``upsert``
+is one transaction, so a killed ingest leaves no half-written tesis.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from api.core.text import analyze
 from api.embeddings.base import Vectors
 from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult
 from api.store.embedded_index import VectorIndex, materia_mask
+from api.store.embedded_lexical import LexicalIndex, fts_totals, tokens
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tesis (
@@ -55,14 +57,15 @@ _PASSAGE_SQL = (
     "c.end_line, c.tokens, t.rubro, t.epoca, t.anio, t.tipo, t.materias, t.instancia, "
     "t.clave, t.fecha FROM chunk c JOIN tesis t ON t.registro = c.registro"
 )
+FTS_WEIGHTS = (2.0, 1.0)  # bm25() weights of the rubro and body columns
 _GROUP_COLUMNS: dict[str, str] = {
     "anio": "anio", "epoca": "epoca", "tipo": "tipo", "instancia": "instancia"
 }  # fmt: skip
 
 
-def _fts_query(text: str) -> str | None:
-    terms = sorted(set(analyze(text)))
-    return " OR ".join(f'"{t}"' for t in terms) if terms else None
+def _fts_terms(text: str) -> list[str]:
+    """One FTS5 phrase per distinct analyzed term, in query order."""
+    return sorted(set(analyze(text)))
 
 
 def _where(filters: Filters, alias: str = "t") -> tuple[str, list[Any]]:
@@ -160,6 +163,7 @@ class EmbeddedStore:
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open embedded store at {path}: {exc}") from exc
         self._index: VectorIndex | None = None
+        self._lexical: LexicalIndex | None = None
         self._data_version = -1
 
     @contextmanager
@@ -244,28 +248,66 @@ class EmbeddedStore:
     def _current_index(self) -> VectorIndex:
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if self._index is None or version != self._data_version:
-            self._index = self._load_index()
+            self._index = None  # drop the old matrix before building the new one
+            snapshot = not self._db.in_transaction  # one snapshot for vectors and postings
+            if snapshot:
+                self._db.execute("BEGIN")
+            try:
+                self._lexical = self._load_lexical()  # first: its build peak is transient
+                self._index = self._load_index()
+            finally:
+                if snapshot:
+                    self._db.execute("COMMIT")
+            if self._lexical is not None and not np.array_equal(
+                self._lexical.rowids, self._index.rowids
+            ):
+                self._lexical = None  # not aligned: lexical search falls back to SQL
             self._data_version = version
         return self._index
 
     def _load_index(self) -> VectorIndex:
-        rows = self._db.execute(
-            "SELECT c.id, c.registro, c.vector, t.anio, t.epoca, t.tipo, t.materia_mask, "
-            "t.instancia FROM chunk c JOIN tesis t ON t.registro = c.registro ORDER BY c.id"
-        ).fetchall()
-        if not rows:
+        """Vectors streamed into one preallocated matrix (no joined copy of every blob)."""
+        (n,) = self._db.execute("SELECT COUNT(*) FROM chunk").fetchone()
+        if not n:
             return VectorIndex.empty(self.dim)
-        vectors = np.frombuffer(b"".join(r["vector"] for r in rows), dtype=np.float32)
-        return VectorIndex.build(
-            rowids=[r["id"] for r in rows],
-            vectors=vectors.reshape(len(rows), -1),
-            registro=[r["registro"] for r in rows],
-            anio=[r["anio"] for r in rows],
-            epocas=[r["epoca"] for r in rows],
-            tipos=[r["tipo"] for r in rows],
-            materias=[r["materia_mask"] for r in rows],
-            instancias=[r["instancia"] for r in rows],
+        vectors = np.empty((n, self.dim), dtype=np.float32)
+        flat = vectors.reshape(-1).view(np.uint8).data
+        width = self.dim * 4
+        columns: tuple[list[Any], ...] = ([], [], [], [], [], [], [])
+        cursor = self._db.cursor()
+        cursor.row_factory = None
+        cursor.execute(
+            "SELECT c.vector, c.id, c.registro, t.anio, t.epoca, t.tipo, t.materia_mask, "
+            "t.instancia FROM chunk c JOIN tesis t ON t.registro = c.registro ORDER BY c.id"
         )
+        count = 0
+        for row in cursor:
+            if count == n:
+                break  # rows committed after the count belong to the next snapshot
+            if len(row[0]) != width:
+                raise StoreError(f"chunk {row[1]}: vector does not have dimension {self.dim}")
+            flat[count * width : (count + 1) * width] = row[0]
+            for column, value in zip(columns, row[1:], strict=True):
+                column.append(value)
+            count += 1
+        rowids, registro, anio, epocas, tipos, materias, instancias = columns
+        return VectorIndex.build(
+            rowids, vectors[:count], registro, anio, epocas, tipos, materias, instancias
+        )
+
+    def _load_lexical(self) -> LexicalIndex | None:
+        """BM25 postings of the FTS5 rows; None (SQL fallback) if they disagree with FTS5."""
+        found = self._db.execute("SELECT block FROM chunk_fts_data WHERE id = 1").fetchone()
+        # rows, then tokens per column; a new table's record is absent or empty
+        expected = (fts_totals(found[0]) if found else ()) or (0,) * (1 + len(FTS_WEIGHTS))
+        cursor = self._db.cursor()
+        cursor.row_factory = None
+        cursor.execute("SELECT rowid, rubro, body FROM chunk_fts ORDER BY rowid")
+        try:
+            lexical = LexicalIndex.build(cursor, expected[0], FTS_WEIGHTS)
+        except ValueError:  # row count differs from FTS5's own
+            return None
+        return lexical if expected == (len(lexical.rowids), *lexical.column_tokens) else None
 
     def _passages(self, rowids: Sequence[int]) -> dict[int, Passage]:
         found: dict[int, Passage] = {}
@@ -274,11 +316,6 @@ class EmbeddedStore:
             sql = f"{_PASSAGE_SQL} WHERE c.id IN ({','.join('?' * len(part))})"
             found.update({row["id"]: _to_passage(row) for row in self._db.execute(sql, part)})
         return found
-
-    def _vectors(self, rowids: Sequence[int]) -> dict[int, Vectors]:
-        index = self._current_index()
-        position = {int(r): i for i, r in enumerate(index.rowids)} if len(rowids) else {}
-        return {r: index.vectors[position[r]] for r in rowids if r in position}
 
     def vector_search(
         self,
@@ -298,29 +335,39 @@ class EmbeddedStore:
     def lexical_search(
         self, text: str, vector: Vectors, filters: Filters, limit: int
     ) -> list[Candidate]:
-        query = _fts_query(text)
-        if query is None:
+        terms = _fts_terms(text)
+        if not terms:
             return []
+        query = np.asarray(vector, dtype=np.float32)
+        with self._guard("search text"):
+            index = self._current_index()
+            lexical = self._lexical
+            if lexical is None or any(tokens(t) != [t] for t in terms):
+                found = self._lexical_sql(terms, filters, limit)  # FTS5 decides
+                positions = np.searchsorted(index.rowids, [r for r, _ in found])
+                scores = [s for _, s in found]
+            else:
+                positions, bm25 = lexical.search(terms, index.mask(filters), limit)
+                scores = bm25.tolist()
+            rowids = index.rowids[positions].tolist()
+            passages = self._passages(rowids)
+            cosines = [float(index.vectors[p] @ query) for p in positions.tolist()]
+        return [
+            Candidate(passages[r], cosine, lexical=score)
+            for r, cosine, score in zip(rowids, cosines, scores, strict=True)
+        ]
+
+    def _lexical_sql(self, terms: Sequence[str], filters: Filters, limit: int) -> list[Any]:
+        """(rowid, BM25 score) best first, straight from FTS5."""
         where, params = _where(filters)
         sql = (
-            "SELECT f.rowid AS id, bm25(chunk_fts, 2.0, 1.0) AS score FROM chunk_fts f "
+            "SELECT f.rowid AS id, bm25(chunk_fts, ?, ?) AS score FROM chunk_fts f "
             "JOIN chunk c ON c.id = f.rowid JOIN tesis t ON t.registro = c.registro "
             f"WHERE chunk_fts MATCH ? AND {where} ORDER BY score LIMIT ?"
         )
-        with self._guard("search text"):
-            rows = self._db.execute(sql, [query, *params, limit]).fetchall()
-            ids = [row["id"] for row in rows]
-            passages = self._passages(ids)
-            vectors = self._vectors(ids)
-        query_vector = np.asarray(vector, dtype=np.float32)
-        return [
-            Candidate(
-                passages[row["id"]],
-                float(vectors[row["id"]] @ query_vector),
-                lexical=-float(row["score"]),  # FTS5's bm25() is negated: lower is better
-            )
-            for row in rows
-        ]
+        query = " OR ".join(f'"{t}"' for t in terms)
+        rows = self._db.execute(sql, [*FTS_WEIGHTS, query, *params, limit]).fetchall()
+        return [(row["id"], -float(row["score"])) for row in rows]  # bm25() is negated
 
     def get_tesis(self, registros: Sequence[int]) -> dict[int, Tesis]:
         if not registros:

@@ -27,6 +27,39 @@ def materia_mask(materias: tuple[str, ...] | list[str]) -> int:
     return mask
 
 
+SAMPLE = 16_384  # scores sampled to guess a cut-off before the exact selection
+OVERSAMPLE = 4  # expected survivors of the guessed cut-off, per wanted row
+
+
+def top_positions(
+    scores: npt.NDArray[np.floating], limit: int, positive: bool = False
+) -> npt.NDArray[np.int64]:
+    """Positions of the ``limit`` highest scores, best first, ties by position. Exact.
+
+    A cut-off guessed from a strided sample keeps ~``OVERSAMPLE x limit`` rows, so the
+    selection sorts hundreds of values instead of partitioning all of them; if fewer than
+    ``limit`` pass it, every row is considered. ``positive`` drops scores <= 0.
+    """
+    n = len(scores)
+    candidates: npt.NDArray[np.int64] | None = None
+    if n > SAMPLE and limit * OVERSAMPLE < n:
+        sample = scores[:: n // SAMPLE]
+        above = max(1, len(sample) * OVERSAMPLE * limit // n)
+        cut = np.partition(sample, len(sample) - above)[len(sample) - above]
+        passed = scores >= cut if not positive or cut > 0 else scores > 0
+        found = np.flatnonzero(passed)
+        if len(found) >= limit:
+            candidates = found
+    if candidates is None:
+        candidates = np.flatnonzero(scores > 0) if positive else np.arange(n)
+    values = scores[candidates]
+    if limit < len(values):  # keep every row tied with the limit-th, then sort and cut
+        kth = np.partition(values, len(values) - limit)[len(values) - limit]
+        kept = values >= kth
+        candidates, values = candidates[kept], values[kept]
+    return candidates[np.lexsort((candidates, -values))[:limit]].astype(np.int64, copy=False)
+
+
 @dataclass(slots=True)
 class VectorIndex:
     """Columns aligned by position; ``rowids`` are the SQLite chunk rowids."""
@@ -58,12 +91,13 @@ class VectorIndex:
         instancias: list[str],
     ) -> VectorIndex:
         codes: dict[str, int] = {}
+        numbers = {e: epoca_number(e) for e in set(epocas)}  # distinct names: parsed once
         return cls(
             rowids=np.asarray(rowids, dtype=np.int64),
             vectors=np.ascontiguousarray(vectors, dtype=np.float32),
             registro=np.asarray(registro, dtype=np.int64),
             anio=np.asarray(anio, dtype=np.int16),
-            epoca=np.asarray([epoca_number(e) for e in epocas], dtype=np.int8),
+            epoca=np.asarray([numbers[e] for e in epocas], dtype=np.int8),
             tipo=np.asarray([TIPO_CODES.get(t, 0) for t in tipos], dtype=np.int8),
             materias=np.asarray(materias, dtype=np.int32),
             instancia=np.asarray([codes.setdefault(i, len(codes)) for i in instancias], np.int32),
@@ -109,16 +143,20 @@ class VectorIndex:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         mask = self.mask(filters)
         positions = np.flatnonzero(mask) if mask is not None else None
-        matrix = self.vectors if positions is None else self.vectors[positions]
-        scores = matrix @ query.astype(np.float32, copy=False)
+        query = query.astype(np.float32, copy=False)
+        if positions is None:
+            scores = self.vectors @ query
+        elif len(positions) * 3 > len(self):
+            scores = (self.vectors @ query)[positions]  # cheaper than copying most rows
+        else:
+            scores = self.vectors[positions] @ query
         if min_similarity is not None:
             keep = np.flatnonzero(scores >= min_similarity)
             scores = scores[keep]
             positions = keep if positions is None else positions[keep]
         if limit is not None and limit < len(scores):
-            top = np.argpartition(-scores, limit - 1)[:limit]
+            order = top_positions(scores, limit)
         else:
-            top = np.arange(len(scores))
-        order = top[np.argsort(-scores[top], kind="stable")]
+            order = np.argsort(-scores, kind="stable")
         chosen = order if positions is None else positions[order]
         return self.rowids[chosen], scores[order]
