@@ -16,6 +16,7 @@ EPOCA_COLORS = (
 )  # fmt: skip
 STATUS_COLORS = {"Vigente": "#2e7d32", "No vigente": "#c62828"}
 HEIGHT = 280
+BAR_STEP = 26  # pixels per bar of a horizontal bar chart
 
 
 def epoca_scale(present: Sequence[str] = ()) -> alt.Scale:
@@ -39,7 +40,7 @@ def counts_bar(
     order: Any = list(sort) if sort is not None else "-x" if horizontal else "x"
     key_enc = alt.Y if horizontal else alt.X
     val_enc = alt.X if horizontal else alt.Y
-    height = max(150, 32 * len(df)) if horizontal else HEIGHT
+    height: Any = alt.Step(BAR_STEP) if horizontal else HEIGHT
     return (
         alt.Chart(df, title=title, height=height)
         .mark_bar()
@@ -55,7 +56,7 @@ def epoca_bar(buckets: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     df = pd.DataFrame(list(buckets), columns=["key", "count"])
     present = [k for k in EPOCAS if k in set(df["key"])] + [k for k in df["key"] if k not in EPOCAS]
     return (
-        alt.Chart(df, title=title, height=HEIGHT)
+        alt.Chart(df, title=title, height=alt.Step(BAR_STEP))
         .mark_bar()
         .encode(
             alt.Y("key:N", title="Época", sort=present),
