@@ -228,6 +228,7 @@ def dashboard_command(settings: Settings, port: int | None = None) -> list[str]:
         sys.executable, "-m", "streamlit", "run", str(app),
         "--server.port", str(port or settings.dashboard_port),
         "--server.address", settings.dashboard_host,
+        "--client.toolbarMode", "viewer",
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
 

@@ -9,7 +9,11 @@ from api.settings import PROJECT_ROOT, Settings
 
 def default_text(value: object) -> str:
     if isinstance(value, Path):
-        return str(value.relative_to(PROJECT_ROOT)) if value.is_relative_to(PROJECT_ROOT) else str(value)
+        return (
+            str(value.relative_to(PROJECT_ROOT))
+            if value.is_relative_to(PROJECT_ROOT)
+            else str(value)
+        )
     return "(none)" if value is None else str(value)
 
 

@@ -17,6 +17,7 @@ from api.core.references import Reference
 from api.embeddings.base import EmbedderError
 from api.graphql.context import Info
 from api.graphql.inputs import FiltersInput, filters_to_core
+from api.graphql.queries import Intent
 from api.graphql.types import (
     DiscardedHit,
     InputError,
@@ -112,6 +113,7 @@ class ChatPayload:
     citation_check: CitationCheckType
     phantom_removed: list[int]
     discarded: list[DiscardedHit]
+    intent: Intent
     system_prompt: str
     context: str
 
@@ -124,6 +126,7 @@ class ChatPayload:
             citation_check=CitationCheckType.from_core(answer.citation_check),
             phantom_removed=list(answer.phantom_removed),
             discarded=[DiscardedHit.from_core(d) for d in prepared.search.discarded],
+            intent=Intent.from_core(prepared.search.intent, prepared.search.recency_weight),
             system_prompt=answer.system_prompt, context=answer.context,
         )  # fmt: skip
 

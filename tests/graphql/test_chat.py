@@ -63,7 +63,7 @@ def test_without_llm_answers_are_extractive_and_say_so(bundled: Services) -> Non
 def test_real_questions_give_no_phantom_and_cite_stored_tesis(
     bundled: Services, pregunta: dict[str, str]
 ) -> None:
-    prepared, answer = bundled.chat.answer(ChatRequest(question=pregunta["texto"]))
+    _, answer = bundled.chat.answer(ChatRequest(question=pregunta["texto"]))
     assert answer.citation_check.phantom == ()
     cited = [int(n) for n in re.findall(r"\[(\d+)\]", answer.text)]
     by_number = {r.number: r.registro for r in answer.references}
