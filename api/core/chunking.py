@@ -12,6 +12,9 @@ _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 _BREAK = re.compile(r"(?<=[.;:?!])\s+|\n+")
 
 DEFAULT_MAX_TOKENS = 160
+# A last chunk shorter than this (typically the court's name) is folded into the one before:
+# embedded with the rubro in front, it would mirror the rubro and outrank real text.
+MIN_TAIL_TOKENS = 20
 
 
 def count_tokens(text: str) -> int:
@@ -79,6 +82,9 @@ def chunk_text(
         group_end, group_tokens = end, group_tokens + tokens
     if group_start >= 0:
         groups.append((group_start, group_end))
+    if len(groups) > 1 and counter(text[groups[-1][0] : groups[-1][1]]) < MIN_TAIL_TOKENS:
+        tail = groups.pop()
+        groups[-1] = (groups[-1][0], tail[1])
 
     return [
         Chunk(

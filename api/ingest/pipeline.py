@@ -17,7 +17,7 @@ from api.ingest.loaders import RawRecord, read_records
 from api.ingest.records import Parsed, parse_record, tesis_to_record
 from api.store.base import TesisEntry, VectorStore
 
-CHUNKER_VERSION = f"sentences-{DEFAULT_MAX_TOKENS}-v1"
+CHUNKER_VERSION = f"sentences-{DEFAULT_MAX_TOKENS}-v2"
 Progress = Callable[[IngestReport], None]
 
 
