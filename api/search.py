@@ -148,6 +148,23 @@ class SearchRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class Plan:
+    """A request resolved against the defaults: what ``search`` will actually do."""
+
+    request: SearchRequest
+    temporal: TemporalIntent
+    ordering: Literal["earliest", "latest"] | None
+    route: Route
+    weight: float
+    mode: RetrievalMode
+    profile: Profile
+    threshold: float
+    alpha: float
+    cap: int
+    include_superseded: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SearchIntent:
     """What the question was read as, and how it was routed."""
 
@@ -194,6 +211,37 @@ class SearchService:
             lists.append(self.store.lexical_search(query, vector, filters, limit))
         return merge_candidates(*lists)
 
+    def plan(self, request: SearchRequest) -> Plan:
+        """Resolve the request against the defaults and read its temporal intent."""
+        request.validate()
+        cfg = self.config
+        temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
+        if request.ordering is not None:
+            temporal = TemporalIntent(request.ordering, temporal.triggers)
+        ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
+        route: Route = "relevance"
+        if ordering is not None:
+            route = "blend" if request.temporal_mode == "blend" else "date_sorted"
+        return Plan(
+            request=request,
+            temporal=temporal,
+            ordering=ordering,  # type: ignore[arg-type]
+            route=route,
+            weight=effective_recency_weight(
+                request.recency_weight, cfg.recency_weight, temporal, cfg.current_weight
+            ),
+            mode=request.mode or cfg.mode,
+            profile=request.profile or cfg.profile,
+            threshold=cfg.threshold if request.threshold is None else request.threshold,
+            alpha=cfg.alpha if request.alpha is None else request.alpha,
+            cap=request.max_chunks_per_tesis or cfg.max_chunks_per_tesis,
+            include_superseded=(
+                cfg.include_superseded
+                if request.include_superseded is None
+                else request.include_superseded
+            ),
+        )
+
     def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
         """Rank hits for ``request``; pass ``vector`` to reuse an embedding (evaluation).
 
@@ -202,29 +250,8 @@ class SearchService:
         Validity notes flag, demote or discard criteria that lost force; the reform rules
         then discard pre-reform and pre-Novena hits when newer criteria are present.
         """
-        request.validate()
-        cfg = self.config
+        plan = self.plan(request)
         timings: dict[str, float] = {}
-        temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
-        if request.ordering is not None:
-            temporal = TemporalIntent(request.ordering, temporal.triggers)
-        ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
-        route: Route = "relevance"
-        if ordering is not None:
-            route = "blend" if request.temporal_mode == "blend" else "date_sorted"
-        weight = effective_recency_weight(
-            request.recency_weight, cfg.recency_weight, temporal, cfg.current_weight
-        )
-        mode = request.mode or cfg.mode
-        profile = request.profile or cfg.profile
-        threshold = cfg.threshold if request.threshold is None else request.threshold
-        alpha = cfg.alpha if request.alpha is None else request.alpha
-        cap = request.max_chunks_per_tesis or cfg.max_chunks_per_tesis
-        include_superseded = (
-            cfg.include_superseded
-            if request.include_superseded is None
-            else request.include_superseded
-        )
 
         started = time.perf_counter()
         if vector is None:
@@ -232,69 +259,81 @@ class SearchService:
         timings["embed"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        topic: tuple[str, ...] = ()
-        if route == "date_sorted":
-            topic = tuple(topic_terms(request.query, temporal.triggers))
-            pool = self.dated_pool(
-                vector, request.filters, threshold, topic, ordering, request.top_k
-            )
-        else:
-            limit = max(request.top_k * cfg.oversample, MIN_POOL)
-            pool = self.candidates(request.query, vector, request.filters, limit, mode)
-        pool = [c for c in pool if c.similarity >= threshold]
+        topic = (
+            tuple(topic_terms(request.query, plan.temporal.triggers))
+            if plan.route == "date_sorted"
+            else ()
+        )
+        pool = self.retrieve(plan, vector, topic)
         statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
         timings["retrieve"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-
-        def score(candidates: list[Candidate]) -> list[Hit]:
-            return score_candidates(candidates, weight, profile, mode, alpha, cfg.decay)
-
-        scored = score(pool)
+        scored = self.score(plan, pool)
         missing = replacements_to_fetch(scored, statuses)
         if missing:  # pull the replacing criteria into the candidates
             pool = merge_candidates(pool, self.replacements(vector, missing))
             statuses = {**statuses, **self.store.get_validity(missing)}
-            scored = score(pool)
+            scored = self.score(plan, pool)
         hits, discarded = apply_validity(
-            scored, statuses, include_superseded, cfg.superseded_demotion
+            scored, statuses, plan.include_superseded, self.config.superseded_demotion
         )
-        plain = relevance_ranking(hits, cap, request.top_k)
-        if ordering is not None and route == "date_sorted":
-            hits = sort_by_date(hits, ordering)[: request.top_k]
-        elif ordering is not None:
-            top = cap_chunks_per_tesis(hits, cap)[: request.top_k * cfg.oversample]
-            hits = cap_chunks_per_tesis(temporal_blend(top, ordering, cfg.blend_weight), cap)
-            hits = hits[: request.top_k]
-        else:
-            hits = cap_chunks_per_tesis(hits, cap)[: request.top_k]
-
+        plain = relevance_ranking(hits, plan.cap, request.top_k)
+        hits = self.order(plan, hits)
         materia = detect_materia(
             request.query, request.filters.materias, [h.passage.materias for h in hits]
         )
-        outcome = self.apply_rules(hits, materia, ordering, request.apply_rules)
+        outcome = self.apply_rules(hits, materia, plan.ordering, request.apply_rules)
         kept = outcome.kept
-        if ordering is not None and route == "date_sorted":
-            kept = sort_by_date(kept, ordering)
+        if plan.ordering is not None and plan.route == "date_sorted":
+            kept = sort_by_date(kept, plan.ordering)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
             discarded=discarded + outcome.discarded,
             candidates=len(pool),
-            recency_weight=weight,
-            profile=profile,
-            mode=mode,
+            recency_weight=plan.weight,
+            profile=plan.profile,
+            mode=plan.mode,
             timings_ms=timings,
             without_recency=plain,
             intent=SearchIntent(
                 materia=materia,
-                temporal=temporal,
-                route=route,
+                temporal=plan.temporal,
+                route=plan.route,
                 cutoff_year=outcome.cutoff_year,
                 rules_applied=outcome.applied,
                 topic=topic,
             ),
         )
+
+    def retrieve(self, plan: Plan, vector: Vectors, topic: tuple[str, ...]) -> list[Candidate]:
+        """Candidates above the similarity threshold, drawn as the route requires."""
+        request = plan.request
+        if plan.route == "date_sorted":
+            pool = self.dated_pool(
+                vector, request.filters, plan.threshold, topic, plan.ordering, request.top_k
+            )
+        else:
+            limit = max(request.top_k * self.config.oversample, MIN_POOL)
+            pool = self.candidates(request.query, vector, request.filters, limit, plan.mode)
+        return [c for c in pool if c.similarity >= plan.threshold]
+
+    def score(self, plan: Plan, pool: list[Candidate]) -> list[Hit]:
+        return score_candidates(
+            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay
+        )
+
+    def order(self, plan: Plan, hits: list[Hit]) -> list[Hit]:
+        """The top-k in the route's order: by date, blended, or by final score."""
+        top_k = plan.request.top_k
+        if plan.ordering is None:
+            return cap_chunks_per_tesis(hits, plan.cap)[:top_k]
+        if plan.route == "date_sorted":
+            return sort_by_date(hits, plan.ordering)[:top_k]
+        top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
+        blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
+        return cap_chunks_per_tesis(blended, plan.cap)[:top_k]
 
     def apply_rules(
         self, hits: list[Hit], materia: MateriaIntent, ordering: str | None, enabled: bool
