@@ -7,11 +7,14 @@ from collections.abc import Callable
 import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import (
+    AddValidationRules,
     DisableIntrospection,
     MaskErrors,
     MaxAliasesLimiter,
     MaxTokensLimiter,
+    ParserCache,
     QueryDepthLimiter,
+    ValidationCache,
 )
 from strawberry.extensions.base_extension import SchemaExtension
 
@@ -26,6 +29,14 @@ from api.store.base import StoreError
 MAX_DEPTH = 10
 MAX_ALIASES = 15
 MAX_TOKENS = 2000
+# Clients send the same documents with new variables: parse and validate each once.
+CACHED_DOCUMENTS = 256
+# The depth and alias limits are validation rules. Built once, so that the validation cache
+# (keyed by the rule classes) hits; the limiter extensions would build new classes per request.
+LIMIT_RULES = (
+    *QueryDepthLimiter(max_depth=MAX_DEPTH).validation_rules,
+    *MaxAliasesLimiter(max_alias_count=MAX_ALIASES).validation_rules,
+)
 
 
 @strawberry.type
@@ -50,9 +61,10 @@ def is_unexpected(error: GraphQLError) -> bool:
 def build_schema(introspection: bool = True) -> strawberry.Schema:
     """The schema with its limits; ``introspection=False`` hides the schema from clients."""
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
-        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
-        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
+        lambda: AddValidationRules(list(LIMIT_RULES)),
+        lambda: ValidationCache(maxsize=CACHED_DOCUMENTS),
         lambda: MaskErrors(should_mask_error=is_unexpected),
     ]
     if not introspection:
