@@ -65,8 +65,8 @@ class LexicalIndex:
     vocab: dict[str, int]
     starts: npt.NDArray[np.int64]  # postings of term t: [starts[t], starts[t + 1])
     docs: npt.NDArray[np.int32]  # row positions, ascending within a term
-    freqs: npt.NDArray[np.float32]  # column-weighted count (small integers: exact)
-    norm: npt.NDArray[np.float64]  # per row: k1 (1 - b + b D / avgdl)
+    # per posting: f (k1 + 1) / (f + k1 (1 - b + b D / avgdl)), all but the idf
+    saturation: npt.NDArray[np.float64]
     column_tokens: tuple[int, ...]  # tokens per column over all rows (checked against FTS5)
 
     @classmethod
@@ -100,22 +100,24 @@ class LexicalIndex:
         np.cumsum(np.bincount(terms, minlength=len(vocab)), out=starts[1:])
         lengths = builder.lengths
         avgdl = lengths.sum() / n_rows if n_rows else 1.0
+        norm = K1 * (1 - B + B * lengths / avgdl)
+        docs, freq = docs[order], freqs[order].astype(np.float64)
+        del order, freqs, terms
         return cls(
             rowids=rowids,
             vocab=dict(vocab),
             starts=starts,
-            docs=docs[order],
-            freqs=freqs[order],
-            norm=K1 * (1 - B + B * lengths / avgdl),
+            docs=docs,
+            saturation=(freq * (K1 + 1.0)) / (freq + norm[docs]),  # FTS5's operation order
             column_tokens=tuple(int(n) for n in builder.column_tokens),
         )
 
     @property
     def n_rows(self) -> int:
-        return len(self.norm)
+        return len(self.rowids)
 
     def nbytes(self) -> int:
-        return self.starts.nbytes + self.docs.nbytes + self.freqs.nbytes + self.norm.nbytes
+        return self.starts.nbytes + self.docs.nbytes + self.saturation.nbytes
 
     def search(
         self,
@@ -131,12 +133,9 @@ class LexicalIndex:
         docs, contributions = [], []
         for t in found:
             lo, hi = int(self.starts[t]), int(self.starts[t + 1])
-            rows = self.docs[lo:hi]
-            freq = self.freqs[lo:hi].astype(np.float64)
             idf = math.log((self.n_rows - (hi - lo) + 0.5) / ((hi - lo) + 0.5))
-            idf = idf if idf > 0.0 else MIN_IDF
-            docs.append(rows)
-            contributions.append(idf * ((freq * (K1 + 1.0)) / (freq + self.norm[rows])))
+            docs.append(self.docs[lo:hi])
+            contributions.append((idf if idf > 0.0 else MIN_IDF) * self.saturation[lo:hi])
         weights = np.concatenate(contributions)
         scores = np.bincount(np.concatenate(docs), weights, self.n_rows).astype(
             np.float64, copy=False
