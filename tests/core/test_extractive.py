@@ -20,7 +20,7 @@ from api.ingest.records import Parsed, parse_record
 from tests.fakes import make_hit
 
 REPO = Path(__file__).resolve().parents[2]
-QUESTIONS = REPO.parent / "shared" / "data" / "tesis" / "preguntas_12.json"
+QUESTIONS = Path(__file__).resolve().parent.parent / "fixtures" / "preguntas_12.json"
 
 
 def refs_for(*hits: Hit):  # type: ignore[no-untyped-def]
@@ -178,8 +178,6 @@ def lexical_hits(question: str, top: int = 12) -> list[Hit]:
 
 
 def questions() -> list[str]:
-    if not QUESTIONS.exists():
-        pytest.skip(f"{QUESTIONS} not found")
     return [q["texto"] for q in json.loads(QUESTIONS.read_text(encoding="utf-8"))["preguntas"]]
 
 
