@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,7 @@ def _fold(text: str) -> str:
     )
 
 
+@lru_cache(maxsize=256)  # a handful of distinct labels, looked up per candidate
 def canonical_epoca(label: str) -> str | None:
     """'Décima Época', 'decima', '10a.' or '10' -> 'Décima Época'; None if not an época."""
     folded = _fold(label).replace("epoca", "").strip(" .")
@@ -58,6 +60,7 @@ def canonical_epoca(label: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=256)
 def epoca_number(name: str) -> int:
     """Ordinal of a canonical época name (0 for unknown, e.g. generic corpora)."""
     canon = canonical_epoca(name) if name else None
