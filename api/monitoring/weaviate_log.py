@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,13 +22,12 @@ import weaviate
 from weaviate.classes.config import Configure, DataType, Property, Tokenization
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, Sort
-from weaviate.collections import Collection
 from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
 from api.monitoring.log_base import LogError, UnknownEntry, check_page
-from api.store.weaviate_connection import check_target, connect
+from api.store.weaviate_connection import WeaviateResource
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +108,7 @@ def _to_feedback(props: dict[str, Any]) -> Feedback:
     )
 
 
-class WeaviateSearchLog:
+class WeaviateSearchLog(WeaviateResource):
     """``SearchLog`` on a Weaviate server; nothing connects until the first call.
 
     Usage::
@@ -128,21 +126,20 @@ class WeaviateSearchLog:
         prefix: str = "Vigencia",
         max_results: int = 10_000,
     ) -> None:
-        check_target(url, prefix)
+        super().__init__(url, grpc_port, api_key, prefix)
         if max_results < 1:
             raise ValueError(f"max_results must be >= 1, got {max_results}")
-        self.url = url
-        self.grpc_port = grpc_port
-        self.prefix = prefix
         self.max_results = max_results  # most feedback objects one read returns
-        self._api_key = api_key
-        self._client: weaviate.WeaviateClient | None = None
-        self._lock = threading.Lock()
 
     # --- connection
 
-    def _connect(self) -> weaviate.WeaviateClient:
-        return connect(self.url, self.grpc_port, self._api_key)
+    health_key = "log"
+
+    def _errors(self, action: str) -> AbstractContextManager[None]:
+        return _vendor_errors(action)
+
+    def collection_names(self) -> list[str]:
+        return [f"{self.prefix}{SEARCH_LOG}", f"{self.prefix}{FEEDBACK}"]
 
     def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
         no_vectors = Configure.Vectors.self_provided(
@@ -159,22 +156,6 @@ class WeaviateSearchLog:
             except WeaviateBaseError:
                 if not client.collections.exists(name):  # not a concurrent creation
                     raise
-
-    def _ready_client(self) -> weaviate.WeaviateClient:
-        with self._lock:
-            if self._client is None:
-                with _vendor_errors(f"connection to {self.url}"):
-                    client = self._connect()
-                    try:
-                        self._ensure_collections(client)
-                    except BaseException:
-                        client.close()
-                        raise
-                self._client = client
-            return self._client
-
-    def _collection(self, suffix: str) -> Collection[Any, Any]:
-        return self._ready_client().collections.use(f"{self.prefix}{suffix}")
 
     def _insert(self, suffix: str, obj: DataObject[Any, None], action: str) -> None:
         collection = self._collection(suffix)
@@ -289,28 +270,3 @@ class WeaviateSearchLog:
         return sorted(found, key=lambda f: (f.timestamp, f.log_id, f.registro))
 
     # --- lifecycle
-
-    def health(self) -> dict[str, str]:
-        """``{"status": "ok" | "degraded", "log": "weaviate", "detail": ...}``; never raises."""
-        try:
-            ready = self._ready_client().is_ready()
-        except Exception as exc:  # health must report, not raise
-            return {"status": "degraded", "log": "weaviate", "detail": str(exc)}
-        if not ready:
-            return {"status": "degraded", "log": "weaviate", "detail": f"{self.url} not ready"}
-        return {"status": "ok", "log": "weaviate", "detail": f"{self.url} ready"}
-
-    def drop_collections(self) -> None:
-        """Delete both collections and everything in them (tests, resets)."""
-        client = self._ready_client()
-        with _vendor_errors("collection drop"):
-            client.collections.delete([f"{self.prefix}{SEARCH_LOG}", f"{self.prefix}{FEEDBACK}"])
-        self.close()  # the next call recreates them
-
-    def close(self) -> None:
-        """Close the client; a later call reconnects."""
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            with _vendor_errors("close"):
-                client.close()

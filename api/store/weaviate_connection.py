@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+import threading
+from contextlib import AbstractContextManager
+from typing import Any
 from urllib.parse import urlsplit
 
 import weaviate
 from weaviate.classes.init import Auth
+from weaviate.collections import Collection
 
 # Collection names are GraphQL class names.
 PREFIX_PATTERN = re.compile(r"[A-Z][A-Za-z0-9_]*")
@@ -41,3 +45,79 @@ def connect(url: str, grpc_port: int, api_key: str | None) -> weaviate.WeaviateC
         auth_credentials=Auth.api_key(api_key) if api_key else None,
         skip_init_checks=True,
     )
+
+
+class WeaviateResource:
+    """Collections on one Weaviate server, connected lazily and shared by every call.
+
+    Connects on first use (under a lock), creates the collections the subclass declares,
+    and reconnects after ``close()``. Subclasses say how vendor failures are re-raised
+    (``_errors``), which collections they own and how ``health`` names them.
+    """
+
+    health_key = "store"
+
+    def __init__(self, url: str, grpc_port: int, api_key: str | None, prefix: str) -> None:
+        check_target(url, prefix)
+        self.url = url
+        self.grpc_port = grpc_port
+        self.prefix = prefix
+        self._api_key = api_key
+        self._client: weaviate.WeaviateClient | None = None
+        self._lock = threading.Lock()
+
+    def _errors(self, action: str) -> AbstractContextManager[None]:
+        """Re-raise client, gRPC and HTTP failures as the subclass' own error."""
+        raise NotImplementedError
+
+    def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
+        raise NotImplementedError
+
+    def collection_names(self) -> list[str]:
+        raise NotImplementedError
+
+    def _connect(self) -> weaviate.WeaviateClient:
+        return connect(self.url, self.grpc_port, self._api_key)
+
+    def _ready_client(self) -> weaviate.WeaviateClient:
+        with self._lock:
+            if self._client is None:
+                with self._errors(f"connection to {self.url}"):
+                    client = self._connect()
+                    try:
+                        self._ensure_collections(client)
+                    except BaseException:
+                        client.close()
+                        raise
+                self._client = client
+            return self._client
+
+    def _collection(self, suffix: str) -> Collection[Any, Any]:
+        return self._ready_client().collections.use(f"{self.prefix}{suffix}")
+
+    def health(self) -> dict[str, str]:
+        """``{"status": "ok" | "degraded", <health_key>: "weaviate", "detail": ...}``; never
+        raises."""
+        key = self.health_key
+        try:
+            ready = self._ready_client().is_ready()
+        except Exception as exc:  # health must report, not raise
+            return {"status": "degraded", key: "weaviate", "detail": str(exc)}
+        if not ready:
+            return {"status": "degraded", key: "weaviate", "detail": f"{self.url} not ready"}
+        return {"status": "ok", key: "weaviate", "detail": f"{self.url} ready"}
+
+    def drop_collections(self) -> None:
+        """Delete the collections and everything in them (tests, resets)."""
+        client = self._ready_client()
+        with self._errors("collection drop"):
+            client.collections.delete(self.collection_names())
+        self.close()  # the next call recreates them
+
+    def close(self) -> None:
+        """Close the client; a later call reconnects."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            with self._errors("close"):
+                client.close()

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import grpc
@@ -21,7 +20,7 @@ from weaviate.exceptions import WeaviateBaseError, WeaviateInsertManyAllFailedEr
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult
-from api.store.weaviate_connection import check_target, connect
+from api.store.weaviate_connection import WeaviateResource
 from api.store.weaviate_schema import (
     CHUNK,
     TESIS,
@@ -78,7 +77,7 @@ def _group_keys(value: object) -> set[str]:
     return keys
 
 
-class WeaviateStore:
+class WeaviateStore(WeaviateResource):
     """``VectorStore`` on a Weaviate server (v1.27+), with vectors we compute ourselves.
 
     Three collections named from ``prefix``: ``{prefix}Chunk`` (vectors, cosine),
@@ -102,25 +101,24 @@ class WeaviateStore:
         dim: int = 384,
         max_results: int = 10_000,
     ) -> None:
-        check_target(url, prefix)
+        super().__init__(url, grpc_port, api_key, prefix)
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
         if max_results < 1:
             raise ValueError(f"max_results must be >= 1, got {max_results}")
-        self.url = url
-        self.grpc_port = grpc_port
-        self.prefix = prefix
         self.dim = dim
         # limit=None searches return at most this many (the server's QUERY_MAXIMUM_RESULTS).
         self.max_results = max_results
-        self._api_key = api_key
-        self._client: weaviate.WeaviateClient | None = None
-        self._lock = threading.Lock()
 
     # --- connection
 
-    def _connect(self) -> weaviate.WeaviateClient:
-        return connect(self.url, self.grpc_port, self._api_key)
+    health_key = "store"
+
+    def _errors(self, action: str) -> AbstractContextManager[None]:
+        return _vendor_errors(action)
+
+    def collection_names(self) -> list[str]:
+        return [spec.name for spec in collection_specs(self.prefix)]
 
     def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
         for spec in collection_specs(self.prefix):
@@ -133,22 +131,6 @@ class WeaviateStore:
             except WeaviateBaseError:
                 if not client.collections.exists(spec.name):  # not a concurrent creation
                     raise
-
-    def _ready_client(self) -> weaviate.WeaviateClient:
-        with self._lock:
-            if self._client is None:
-                with _vendor_errors(f"connection to {self.url}"):
-                    client = self._connect()
-                    try:
-                        self._ensure_collections(client)
-                    except BaseException:
-                        client.close()
-                        raise
-                self._client = client
-            return self._client
-
-    def _collection(self, suffix: str) -> Collection[Any, Any]:
-        return self._ready_client().collections.use(f"{self.prefix}{suffix}")
 
     def _query_vector(self, vector: Vectors) -> Vectors:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -374,28 +356,3 @@ class WeaviateStore:
         return n_tesis or 0, n_chunks or 0
 
     # --- lifecycle
-
-    def health(self) -> dict[str, str]:
-        """``{"status": "ok" | "degraded", "store": "weaviate", "detail": ...}``; never raises."""
-        try:
-            ready = self._ready_client().is_ready()
-        except Exception as exc:  # health must report, not raise
-            return {"status": "degraded", "store": "weaviate", "detail": str(exc)}
-        if not ready:
-            return {"status": "degraded", "store": "weaviate", "detail": f"{self.url} not ready"}
-        return {"status": "ok", "store": "weaviate", "detail": f"{self.url} ready"}
-
-    def drop_collections(self) -> None:
-        """Delete this store's three collections and everything in them (tests, resets)."""
-        client = self._ready_client()
-        with _vendor_errors("collection drop"):
-            client.collections.delete([spec.name for spec in collection_specs(self.prefix)])
-        self.close()  # the next call recreates them
-
-    def close(self) -> None:
-        """Close the client; a later call reconnects."""
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            with _vendor_errors("close"):
-                client.close()
