@@ -16,6 +16,7 @@ from api.core.models import Filters
 from api.core.references import Reference
 from api.embeddings.base import EmbedderError
 from api.graphql.context import Info
+from api.graphql.errors import failure
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.queries import Intent
 from api.graphql.types import (
@@ -234,13 +235,6 @@ JudgeResponse = Annotated[
 ]
 
 
-def _failure(exc: Exception) -> InputError | ServiceError:
-    if isinstance(exc, InvalidRequest):
-        return InputError(field=exc.field, message=exc.reason)
-    service = "embedder" if isinstance(exc, EmbedderError) else "store"
-    return ServiceError(service=service, message=str(exc))
-
-
 def record_chat(info: Info, question: str, prepared: Prepared, answer: Answer) -> str | None:
     """Save the exchange in the search log; None when logging is off or failed."""
     recorder = info.context.recorder
@@ -258,7 +252,7 @@ class ChatQuery:
             request = input.to_core()
             prepared, answer = await run_in_threadpool(info.context.chat.answer, request)
         except (InvalidRequest, StoreError, EmbedderError) as exc:
-            return _failure(exc)
+            return failure(exc)
         log_id = await run_in_threadpool(record_chat, info, request.question, prepared, answer)
         return ChatPayload.build(log_id, prepared, answer)
 
@@ -268,7 +262,7 @@ class ChatQuery:
             hits = await run_in_threadpool(judge_hits, info, input)
             result = await run_in_threadpool(info.context.judge.judge, input.query, hits)
         except (InvalidRequest, StoreError, EmbedderError) as exc:
-            return _failure(exc)
+            return failure(exc)
         return JudgePayload.from_core(result)
 
 
@@ -307,7 +301,7 @@ class ChatSubscription:
             request = input.to_core()
             prepared, events = await run_in_threadpool(info.context.chat.stream, request)
         except (InvalidRequest, StoreError, EmbedderError) as exc:
-            yield _failure(exc)
+            yield failure(exc)
             return
         done = object()
         while (event := await run_in_threadpool(next, events, done)) is not done:

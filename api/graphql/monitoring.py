@@ -15,21 +15,19 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import strawberry
-from graphql import GraphQLError
 from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.core import compare as core_compare
 from api.core import monitoring as core
-from api.embeddings.base import EmbedderError
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
+from api.graphql.errors import EXPECTED, failure, graphql_error
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.types import Bucket, InputError, ScoringProfile, ServiceError
 from api.monitoring import service
 from api.monitoring.log_base import LogError, SearchLog
-from api.search import InvalidRequest, SearchRequest
-from api.store.base import StoreError
+from api.search import SearchRequest
 
 DEFAULT_WINDOW_HOURS = 168  # one week
 
@@ -404,32 +402,6 @@ def _log(info: Info) -> SearchLog:
     return log
 
 
-def _failure(exc: Exception) -> InputError | ServiceError:
-    """The union member of an expected failure; anything else propagates (and is masked)."""
-    if isinstance(exc, InvalidRequest):
-        return InputError(field=exc.field, message=exc.reason)
-    services = ((LogError, "log"), (StoreError, "store"), (EmbedderError, "embedder"))
-    name = next(n for kind, n in services if isinstance(exc, kind))
-    return ServiceError(service=name, message=str(exc))
-
-
-def _graphql_error(exc: Exception) -> GraphQLError:
-    """For list fields: the same failures as readable GraphQL errors."""
-    failure = _failure(exc)
-    if isinstance(failure, InputError):
-        return GraphQLError(
-            f"{failure.field}: {failure.message}",
-            extensions={"code": "BAD_USER_INPUT", "field": failure.field},
-        )
-    return GraphQLError(
-        f"{failure.service} unavailable: {failure.message}",
-        extensions={"code": "SERVICE_UNAVAILABLE", "service": failure.service},
-    )
-
-
-_EXPECTED = (InvalidRequest, LogError, StoreError, EmbedderError)
-
-
 @strawberry.type
 class MonitoringQuery:
     @strawberry.field(description="Boost and temporal distributions, shares and alerts.")
@@ -446,16 +418,16 @@ class MonitoringQuery:
                 service.thresholds_from_settings(ctx.settings),
                 ctx.search.config.reform.cutoffs,
             )
-        except _EXPECTED as exc:
-            return _failure(exc)
+        except EXPECTED as exc:
+            return failure(exc)
         return MonitoringReport.from_core(report, ctx.recorder)
 
     @strawberry.field(description="Logged searches and chats, newest first (limit 1..200).")
     async def search_log(self, info: Info, limit: int = 20, offset: int = 0) -> list[LogEntryType]:
         try:
             entries = await run_in_threadpool(service.recent_entries, _log(info), limit, offset)
-        except _EXPECTED as exc:
-            raise _graphql_error(exc) from exc
+        except EXPECTED as exc:
+            raise graphql_error(exc) from exc
         return [LogEntryType.from_core(e) for e in entries]
 
     @strawberry.field(description="Alerts of the window, most severe first.")
@@ -472,8 +444,8 @@ class MonitoringQuery:
                 service.thresholds_from_settings(ctx.settings),
                 ctx.search.config.reform.cutoffs,
             )
-        except _EXPECTED as exc:
-            raise _graphql_error(exc) from exc
+        except EXPECTED as exc:
+            raise graphql_error(exc) from exc
         return [MonitoringAlert.from_core(a) for a in found]
 
     @strawberry.field(description="One question ranked two ways (A/B), compared per tesis.")
@@ -483,8 +455,8 @@ class MonitoringQuery:
             comparison = await run_in_threadpool(
                 service.compare_rankings, info.context.search, request_a, request_b
             )
-        except _EXPECTED as exc:
-            return _failure(exc)
+        except EXPECTED as exc:
+            return failure(exc)
         return ComparisonType.from_core(comparison)
 
 
@@ -506,8 +478,8 @@ class MonitoringMutation:
             stored = await run_in_threadpool(
                 service.submit_feedback, _log(info), log_id, registro, useful, comment
             )
-        except _EXPECTED as exc:
-            return _failure(exc)
+        except EXPECTED as exc:
+            return failure(exc)
         return FeedbackResult(
             log_id=stored.log_id, registro=stored.registro, useful=stored.useful,
             comment=stored.comment,

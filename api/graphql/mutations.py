@@ -13,6 +13,7 @@ from api.core.validity import parse_notes
 from api.embeddings.base import EmbedderError
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
+from api.graphql.errors import service_error
 from api.graphql.types import InputError, ServiceError
 from api.ingest.pipeline import ingest_records
 from api.store.base import StoreError
@@ -70,11 +71,6 @@ DeleteResponse = Annotated[
 ]
 
 
-def _service(exc: Exception) -> ServiceError:
-    service = "embedder" if isinstance(exc, EmbedderError) else "store"
-    return ServiceError(service=service, message=str(exc))
-
-
 @strawberry.type
 class DataMutation:
     @strawberry.mutation(
@@ -90,7 +86,7 @@ class DataMutation:
                 ingest_records, list(records), "api", ctx.store, ctx.search.embedder
             )
         except (StoreError, EmbedderError) as exc:
-            return _service(exc)
+            return service_error(exc)
         return IngestResult.from_core(report)
 
     @strawberry.mutation(
@@ -104,7 +100,7 @@ class DataMutation:
         try:
             await run_in_threadpool(info.context.store.upsert_validity, parsed.notes)
         except StoreError as exc:
-            return _service(exc)
+            return service_error(exc)
         return NotesResult(imported=len(parsed.notes), rejected=list(parsed.rejected))
 
     @strawberry.mutation(permission_classes=[HasApiKey], description="Remove tesis by registro.")
@@ -114,5 +110,5 @@ class DataMutation:
         try:
             deleted = await run_in_threadpool(info.context.store.delete, registros)
         except StoreError as exc:
-            return _service(exc)
+            return service_error(exc)
         return DeleteResult(deleted=deleted)

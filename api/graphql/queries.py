@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from api.core.models import VIGENTE
 from api.embeddings.base import EmbedderError
 from api.graphql.context import Info
+from api.graphql.errors import graphql_error, service_error
 from api.graphql.inputs import FiltersInput, SearchInput, TimelineInput, filters_to_core
 from api.graphql.types import (
     Bucket,
@@ -113,11 +114,6 @@ DatedResponse = Annotated[
 ]
 
 
-def service_error(exc: Exception) -> ServiceError:
-    service = "embedder" if isinstance(exc, EmbedderError) else "store"
-    return ServiceError(service=service, message=str(exc))
-
-
 def search_and_record(info: Info, request: SearchRequest) -> tuple[SearchResult, str | None]:
     """Search, then log it (the recorder never raises; a failed write is counted)."""
     result = info.context.search.search(request)
@@ -215,11 +211,11 @@ class Query:
     ) -> list[Bucket]:
         try:
             core_filters = filters_to_core(filters)
-        except InvalidRequest:
-            return []
-        rows = await run_in_threadpool(
-            distribution, info.context.store, group_by.value, core_filters
-        )
+            rows = await run_in_threadpool(
+                distribution, info.context.store, group_by.value, core_filters
+            )
+        except (InvalidRequest, StoreError) as exc:
+            raise graphql_error(exc) from exc
         return [Bucket(key=key, count=count) for key, count in rows]
 
     @strawberry.field(description="One tesis by registro digital; null if not stored.")

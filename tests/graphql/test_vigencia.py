@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from datetime import date
 from pathlib import Path
@@ -10,11 +11,12 @@ import pytest
 
 from api.core.models import Filters
 from api.core.validity import loses_force
+from api.graphql.schema import schema
 from api.ingest.pipeline import ingest
 from api.search import SearchConfig, SearchRequest, SearchService
 from api.services import Services
 from api.store.embedded import EmbeddedStore
-from tests.conftest import run_query
+from tests.conftest import context_for, run_query
 from tests.fakes import FakeEmbedder
 from tests.ingest.test_ingest import good, write_jsonl
 
@@ -259,3 +261,13 @@ def test_corpus_stats(bundled: Services, tmp_path: Path) -> None:
     assert gaps["Laboral"]["cutoffYear"] == 2019
     assert gaps["Electoral"]["countSince"] == 0  # no electoral tesis: "actualizar la base"
     assert stats["lastIngest"] == {"read": 1060, "stored": 0, "unchanged": 1060, "rejected": 0}
+
+
+def test_distribution_with_bad_filters_is_a_coded_input_error(bundled: Services) -> None:
+    materias = ", ".join(f'"M{i}"' for i in range(21))
+    q = f"{{ distribution(groupBy: MATERIA, filters: {{materias: [{materias}]}}) {{ key count }} }}"
+    result = asyncio.run(schema.execute(q, context_value=context_for(bundled)))
+    assert result.data is None
+    error = result.errors[0]
+    assert error.extensions == {"code": "BAD_USER_INPUT", "field": "filters.materias"}
+    assert "at most 20" in error.message
