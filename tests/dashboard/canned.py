@@ -1,4 +1,4 @@
-"""Canned API answers for the AppTests (shapes as in schema.graphql / announced.graphql)."""
+"""Canned API answers for the AppTests (shapes as in schema.graphql)."""
 
 from __future__ import annotations
 

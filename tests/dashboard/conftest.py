@@ -29,17 +29,8 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch) -> FakeApi:
-    """The announced API (schema.graphql plus what it still lacks) over canned data."""
+    """The API as schema.graphql declares it, over canned data."""
     fake = FakeApi(canned.root())
-    monkeypatch.setattr(httpx, "post", fake.post)
-    monkeypatch.setattr(client, "_subscribe", fake.subscribe)
-    return fake
-
-
-@pytest.fixture
-def current_api(monkeypatch: pytest.MonkeyPatch) -> FakeApi:
-    """Only what schema.graphql offers today."""
-    fake = FakeApi(canned.root(), announced=False)
     monkeypatch.setattr(httpx, "post", fake.post)
     monkeypatch.setattr(client, "_subscribe", fake.subscribe)
     return fake

@@ -1,5 +1,5 @@
-"""An in-process GraphQL API for the dashboard tests: the real SDL (plus announced operations
-it lacks yet) executed by graphql-core over canned data, behind a patched ``httpx.post``.
+"""An in-process GraphQL API for the dashboard tests: the real SDL executed by graphql-core
+over canned data, behind a patched ``httpx.post``.
 
 Every document the dashboard sends is validated against that SDL, so a misspelt field fails
 the test instead of passing silently.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,63 +18,25 @@ from graphql import (
     ExecutionResult,
     GraphQLSchema,
     GraphQLUnionType,
-    ObjectTypeDefinitionNode,
     OperationDefinitionNode,
     build_schema,
     graphql_sync,
     parse,
-    print_ast,
     subscribe,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "schema.graphql"
-ANNOUNCED_FILE = Path(__file__).with_name("announced.graphql")
 _ERRORS = {"InputError", "ServiceError"}
 
 
-def build(announced: bool = True, sdl: str | None = None) -> GraphQLSchema:
-    """``schema.graphql`` (or ``sdl``), plus the announced root fields it does not have."""
-    base = sdl if sdl is not None else SCHEMA_FILE.read_text(encoding="utf-8")
-    parts = [base]
-    if announced:
-        parts += [_announced_types(base), *_extensions(base)]
-    schema = build_schema("\n".join(parts))
+def build(sdl: str | None = None) -> GraphQLSchema:
+    """``schema.graphql`` (or ``sdl``) as an executable schema over canned values."""
+    schema = build_schema(sdl if sdl is not None else SCHEMA_FILE.read_text(encoding="utf-8"))
     for t in schema.type_map.values():
         if isinstance(t, GraphQLUnionType):
             t.resolve_type = _resolve_member
     return schema
-
-
-def _announced_types(base: str) -> str:
-    """announced.graphql without the scalars ``base`` already declares."""
-    lines = ANNOUNCED_FILE.read_text(encoding="utf-8").splitlines()
-    declared = set(re.findall(r"^scalar (\w+)", base, flags=re.MULTILINE))
-    return "\n".join(
-        line for line in lines if not (line.startswith("scalar ") and line.split()[1] in declared)
-    )
-
-
-def _extensions(base: str) -> list[str]:
-    """``extend type Query/Mutation`` with each announced root field no root of ``base`` has."""
-    base_schema = build_schema(base)
-    roots = [base_schema.query_type, base_schema.mutation_type, base_schema.subscription_type]
-    present = {name for root in roots if root for name in root.fields}
-    out: list[str] = []
-    for node in parse(ANNOUNCED_FILE.read_text(encoding="utf-8")).definitions:
-        if not isinstance(node, ObjectTypeDefinitionNode) or not node.name.value.startswith("Ann"):
-            continue
-        root_name = node.name.value.removeprefix("Ann")
-        if root_name not in ("Query", "Mutation"):
-            continue
-        root = base_schema.query_type if root_name == "Query" else base_schema.mutation_type
-        fields = [print_ast(f) for f in node.fields or () if f.name.value not in present]
-        if fields:
-            head = f"extend type {root.name}" if root else f"type {root_name}"
-            out.append(head + " {\n" + "\n".join(fields) + "\n}")
-            if root is None and "schema {" in base:
-                out.append(f"extend schema {{ mutation: {root_name} }}")
-    return out
 
 
 def _resolve_member(value: Any, info: Any, union: GraphQLUnionType) -> str | None:
@@ -93,8 +54,8 @@ def _resolve_member(value: Any, info: Any, union: GraphQLUnionType) -> str | Non
 class FakeApi:
     """Patch ``httpx.post`` with :meth:`post`; ``root`` maps root fields to values/callables."""
 
-    def __init__(self, root: Mapping[str, Any], announced: bool = True) -> None:
-        self.schema = build(announced)
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.schema = build()
         self.root = dict(root)
         self.calls: list[tuple[list[str], dict[str, Any]]] = []
         self.errors: list[str] = []

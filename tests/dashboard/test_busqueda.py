@@ -75,13 +75,13 @@ def test_hit_badge_opens_its_panel(api: FakeApi, page) -> None:
     assert api.called("feedback") == [{"logId": "s-1", "registro": 2023695, "useful": True}]
 
 
-def test_without_compare_rankings_two_searches_are_compared(current_api: FakeApi, page) -> None:
-    if "compareRankings" in current_api.schema.query_type.fields:
-        del current_api.schema.query_type.fields["compareRankings"]
+def test_without_compare_rankings_two_searches_are_compared(api: FakeApi, page) -> None:
+    if "compareRankings" in api.schema.query_type.fields:
+        del api.schema.query_type.fields["compareRankings"]
     at = _search(page("busqueda"))
     assert not at.exception and not at.error
     assert "no disponible aún" in texts(at) and "`compareRankings`" in texts(at)
-    weights = [c["input"].get("recencyWeight") for c in current_api.called("search")]
+    weights = [c["input"].get("recencyWeight") for c in api.called("search")]
     assert weights == [0.5, 0.0]
     side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
     assert list(side_b["Registro"]) == [h[0] for h in canned.TESIS]

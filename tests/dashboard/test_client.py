@@ -33,10 +33,9 @@ CALLS = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("announced", [False, True], ids=["schema.graphql", "announced"])
-def test_every_document_is_valid_against_the_sdl(monkeypatch, announced: bool) -> None:
+def test_every_document_is_valid_against_the_sdl(monkeypatch) -> None:
     """Each call the API offers validates and executes; the others raise ApiNotAvailable."""
-    fake = FakeApi(canned.root(), announced=announced)
+    fake = FakeApi(canned.root())
     monkeypatch.setattr(httpx, "post", fake.post)
     monkeypatch.setattr(client, "_subscribe", fake.subscribe)
     roots = (fake.schema.query_type, fake.schema.mutation_type, fake.schema.subscription_type)
@@ -143,7 +142,7 @@ def test_missing_root_field_without_introspection_is_not_available(monkeypatch) 
 
 
 def test_without_introspection_documents_are_sent_as_written() -> None:
-    fake = FakeApi(canned.root(), announced=False)
+    fake = FakeApi(canned.root())
     document, variables = operation(None, "search", SEARCH_RESPONSE, {"input": {"query": "x"}},
                                     {"input": "SearchInput!"})  # fmt: skip
     response = fake.post(API_URL, json={"query": document, "variables": variables})
@@ -151,7 +150,7 @@ def test_without_introspection_documents_are_sent_as_written() -> None:
 
 
 def test_render_trims_to_the_schema() -> None:
-    fake = FakeApi(canned.root(), announced=False)
+    fake = FakeApi(canned.root())
     schema = Schema.from_introspection(
         fake.post(API_URL, json={"query": INTROSPECTION}).json()["data"]
     )

@@ -101,8 +101,8 @@ def test_stream_failure_is_shown(api, page) -> None:
     assert "El servicio «llm» de la API falló: caído" in at.error[0].value
 
 
-def test_without_chat_the_page_lists_search_hits(current_api, page) -> None:
-    del current_api.schema.query_type.fields["chat"]  # as before chat landed
+def test_without_chat_the_page_lists_search_hits(api, page) -> None:
+    del api.schema.query_type.fields["chat"]  # as before chat landed
     at = _ask(page("consulta"))
     assert not at.exception and not at.error
     assert "no disponible aún" in texts(at) and "`chat`" in texts(at)

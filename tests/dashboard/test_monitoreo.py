@@ -64,9 +64,9 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
     assert not [b for b in at.button if (b.key or "").startswith("fb_log-1:2031616")]
 
 
-def test_without_monitoring_the_page_says_so(current_api: FakeApi, page) -> None:
+def test_without_monitoring_the_page_says_so(api: FakeApi, page) -> None:
     for name in ("monitoring", "searchLog"):
-        current_api.schema.query_type.fields.pop(name, None)
+        api.schema.query_type.fields.pop(name, None)
     at = page("monitoreo")
     at.run()
     assert not at.exception and not at.error
