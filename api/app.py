@@ -100,7 +100,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        built = services or await run_in_threadpool(Services.build, settings)
+        built = (
+            services if services is not None else await run_in_threadpool(Services.build, settings)
+        )
         holder["services"] = built
         yield
         if services is None:

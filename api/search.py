@@ -29,7 +29,7 @@ from api.core.topic import topic_terms
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.settings import Settings
-from api.store.base import VectorStore
+from api.store.base import SortOrder, VectorStore
 
 MAX_TOP_K = 100
 MAX_CHUNKS_PER_TESIS = 10
@@ -198,7 +198,8 @@ class SearchService:
         self.config = config
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embedder.embed([text.strip()], "query")[0]
+        vector: Vectors = self.embedder.embed([text.strip()], "query")[0]
+        return vector
 
     def candidates(
         self, query: str, vector: Vectors, filters: Filters, limit: int, mode: RetrievalMode
@@ -373,7 +374,7 @@ class SearchService:
                 if wanted <= set(analyze(f"{c.passage.rubro} {c.passage.chunk.text}"))
             ]
             return on_topic or pool
-        order = "ASC" if ordering == "earliest" else "DESC"
+        order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
         dated = self.store.list_tesis(filters, order, top_k)
         if not dated:
             return []

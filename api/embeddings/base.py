@@ -38,4 +38,5 @@ def normalize_rows(vectors: npt.NDArray[np.floating]) -> Vectors:
     array = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(array, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return array / norms
+    normalized: Vectors = array / norms
+    return normalized

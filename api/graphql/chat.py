@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from api.answer import Answer
 from api.chat import ChatRequest, Prepared
 from api.core.citations import CitationCheck
-from api.core.models import Filters
+from api.core.models import Filters, Hit
 from api.core.references import Reference
 from api.embeddings.base import EmbedderError
 from api.graphql.context import Info
@@ -266,7 +266,7 @@ class ChatQuery:
         return JudgePayload.from_core(result)
 
 
-def judge_hits(info: Info, input: JudgeInput) -> list:
+def judge_hits(info: Info, input: JudgeInput) -> list[Hit]:
     """The hits to judge: the named chunks, or a search's top-k."""
     search = info.context.search
     filters = filters_to_core(input.filters)
@@ -303,15 +303,14 @@ class ChatSubscription:
         except (InvalidRequest, StoreError, EmbedderError) as exc:
             yield failure(exc)
             return
-        done = object()
-        while (event := await run_in_threadpool(next, events, done)) is not done:
-            kind, payload = event  # type: ignore[misc]
-            if kind == "references":
-                yield ChatReferences(references=[ReferenceType.from_core(r) for r in payload])
-            elif kind == "delta":
-                yield ChatDelta(text=payload)
-            elif kind == "answer":
-                answer: Answer = payload
+        while (event := await run_in_threadpool(next, events, None)) is not None:
+            if event[0] == "references":
+                refs = event[1]
+                yield ChatReferences(references=[ReferenceType.from_core(r) for r in refs])
+            elif event[0] == "delta":
+                yield ChatDelta(text=event[1])
+            elif event[0] == "answer":
+                answer = event[1]
                 log_id = await run_in_threadpool(
                     record_chat, info, request.question, prepared, answer
                 )

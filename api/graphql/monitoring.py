@@ -12,7 +12,7 @@ SERVICE_UNAVAILABLE, since a list cannot be a union member.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import strawberry
 from starlette.concurrency import run_in_threadpool
@@ -20,6 +20,7 @@ from strawberry.scalars import JSON
 
 from api.core import compare as core_compare
 from api.core import monitoring as core
+from api.core.scoring import Profile
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.errors import EXPECTED, failure, graphql_error
@@ -280,7 +281,7 @@ class LogEntryType:
             id=e.id, timestamp=e.timestamp, kind=e.kind, question=e.question,
             materia=e.materia, temporal=e.temporal, route=e.route, cutoff_year=e.cutoff_year,
             rules_applied=e.rules_applied, profile=e.profile, recency_weight=e.recency_weight,
-            mode=e.mode, parameters=dict(e.parameters), candidates=e.candidates,
+            mode=e.mode, parameters=cast(JSON, dict(e.parameters)), candidates=e.candidates,
             latency_ms=e.latency_ms,
             hits=[LoggedHitType.from_core(h) for h in e.hits],
             discarded=[LoggedDiscardType(registro=d.registro, anio=d.anio, code=d.code,
@@ -358,7 +359,9 @@ class RankingSideInput:
     )
 
     def to_core(self, base: SearchRequest, recency_weight: float | None) -> SearchRequest:
-        profile = self.profile.value if self.profile else None
+        profile: Profile | None = None
+        if self.profile is not None:
+            profile = self.profile.value
         return service.side_request(base, recency_weight, profile, self.vigencia_rules)
 
 

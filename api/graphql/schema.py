@@ -73,7 +73,7 @@ def build_schema(introspection: bool = True) -> strawberry.Schema:
         query=Query,
         mutation=Mutation,
         subscription=ChatSubscription,
-        extensions=extensions,  # type: ignore[arg-type]
+        extensions=extensions,
     )
 
 

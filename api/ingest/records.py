@@ -83,7 +83,7 @@ def _anio(raw: dict[str, Any], fecha: date | None, today: date) -> int:
         return fecha.year
     if isinstance(value, bool) or not re.fullmatch(r"\s*\d{1,4}\s*", str(value)):
         raise InvalidField("anio", f"not a year: {value!r}")
-    year = int(value)
+    year = int(str(value))
     if not MIN_YEAR <= year <= today.year + 1:
         raise InvalidField("anio", f"{year} is outside {MIN_YEAR}..{today.year + 1}")
     if fecha is not None and fecha.year != year:
