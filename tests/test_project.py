@@ -27,3 +27,15 @@ def test_settings_read_the_prefixed_environment(monkeypatch) -> None:
     monkeypatch.setenv("VIGENCIA_RECENCY_WEIGHT", "0.7")
     monkeypatch.setenv("VIGENCIA_STORE", "embedded")
     assert Settings().recency_weight == 0.7
+
+
+def test_readme_graphql_example_runs(repo_root: Path, bundled) -> None:
+    import re
+
+    from tests.conftest import run_query
+
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```graphql\n(.*?)```", readme, re.S)
+    assert example, "README lost its GraphQL example"
+    data = run_query(bundled, example.group(1))["search"]
+    assert data["__typename"] == "SearchPayload" and data["hits"] and data["withoutRecency"]
