@@ -15,6 +15,7 @@ from api.ingest.pipeline import ingest
 from api.notes import import_notes
 from api.services import Services
 from api.settings import Settings
+from tests.store.conftest_weaviate import RecordingWeaviate, start_grpc
 
 
 @pytest.fixture(scope="session")
@@ -56,3 +57,15 @@ def run_query(services: Services, query: str, **variables: Any) -> Any:
 @pytest.fixture
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def grpc_server() -> Iterator[RecordingWeaviate]:
+    """An in-process gRPC servicer recording what the Weaviate client sends (not Weaviate)."""
+    yield from start_grpc()
+
+
+@pytest.fixture
+def grpc_mock(grpc_server: RecordingWeaviate) -> RecordingWeaviate:
+    grpc_server.reset()
+    return grpc_server

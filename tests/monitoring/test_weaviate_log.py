@@ -25,19 +25,7 @@ from tests.store.conftest_weaviate import (
     posted_schemas,
     search_reply,
     serve_rest,
-    start_grpc,
 )
-
-
-@pytest.fixture(scope="module")
-def grpc_server() -> Iterator[RecordingWeaviate]:
-    yield from start_grpc()
-
-
-@pytest.fixture
-def grpc_mock(grpc_server: RecordingWeaviate) -> RecordingWeaviate:
-    grpc_server.reset()
-    return grpc_server
 
 
 def make_log(httpserver: HTTPServer, grpc_mock: RecordingWeaviate) -> WeaviateSearchLog:

@@ -26,20 +26,8 @@ from tests.store.conftest_weaviate import (
     posted_schemas,
     search_reply,
     serve_rest,
-    start_grpc,
 )
 from tests.store.contract import DIM, entry, unit
-
-
-@pytest.fixture(scope="module")
-def grpc_server() -> Iterator[RecordingWeaviate]:
-    yield from start_grpc()
-
-
-@pytest.fixture
-def grpc_mock(grpc_server: RecordingWeaviate) -> RecordingWeaviate:
-    grpc_server.reset()
-    return grpc_server
 
 
 def make_store(httpserver: HTTPServer, grpc_mock: RecordingWeaviate) -> WeaviateStore:
