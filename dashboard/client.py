@@ -1,38 +1,23 @@
 """The only module that talks to the Vigencia API: GraphQL over HTTP with httpx.
 
-Every call returns the JSON the API sent (camelCase keys, as in ``schema.graphql``) or raises an
-:class:`ApiError` subclass the pages render in Spanish. Read results are cached with
-``st.cache_data``; the schema is read by introspection so fields the API does not offer yet are
-left out of the documents (see :mod:`dashboard.selection`).
+Every call sends one of the static documents of :mod:`dashboard.queries` and returns the JSON
+the API sent (camelCase keys, as in ``schema.graphql``) or raises an :class:`ApiError` subclass
+the pages render in Spanish (:mod:`dashboard.errors`). Read results are cached with
+``st.cache_data``. Nothing is introspected: the documents are checked against the schema by the
+tests, so the dashboard works the same with introspection off.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import httpx
 import streamlit as st
 
-from dashboard.queries import (
-    ALERT,
-    CHAT,
-    CHAT_EVENT,
-    COMPARE,
-    CORPUS_STATS,
-    DATED_RESPONSE,
-    DISTRIBUTION,
-    FEEDBACK,
-    MONITORING,
-    SEARCH_LOG,
-    SEARCH_RESPONSE,
-    TESIS,
-    TIMELINE,
-)
-from dashboard.selection import INTROSPECTION, Operation, Schema, Spec, operation
+from dashboard import queries
 
 DEFAULT_API_URL = "http://127.0.0.1:8000/graphql"
 CACHE_TTL_S = 60
@@ -53,14 +38,6 @@ class ApiError(Exception):
 
 class ApiUnreachable(ApiError):
     """No usable HTTP answer: refused, timed out, or an HTTP error status."""
-
-
-class ApiNotAvailable(ApiError):
-    """The API does not offer this operation (yet)."""
-
-    def __init__(self, url: str, feature: str) -> None:
-        super().__init__(url, f"la API no ofrece «{feature}»")
-        self.feature = feature
 
 
 class ApiInputError(ApiError):
@@ -117,9 +94,6 @@ def _post(url: str, document: str, variables: Mapping[str, Any], timeout: httpx.
     errors = body.get("errors") or []
     if errors and not body.get("data"):
         messages = "; ".join(str(e.get("message", e)) for e in errors)
-        missing = re.search(r"Cannot query field '(\w+)' on type '(Query|Mutation)'", messages)
-        if missing:
-            raise ApiNotAvailable(url, missing.group(1))
         raise ApiResponseError(url, messages)
     return dict(body.get("data") or {})
 
@@ -129,38 +103,26 @@ def _cached_post(url: str, document: str, variables_json: str) -> JSON:
     return _post(url, document, json.loads(variables_json), TIMEOUT)
 
 
-@st.cache_data(ttl=30, show_spinner=False)
-def _introspect(url: str) -> Schema | None:
-    try:
-        return Schema.from_introspection(_post(url, INTROSPECTION, {}, TIMEOUT))
-    except ApiResponseError:
-        return None  # introspection disabled: send documents as written
-
-
-def capabilities() -> Schema | None:
-    """The API's schema (None if it hides it); raises ApiUnreachable when the API is down."""
-    return _introspect(api_url())
-
-
 def _call(
-    root: str,
-    spec: Spec | None,
-    variables: Mapping[str, Any],
-    types: Mapping[str, str],
-    op: Operation = "query",
-    cached: bool = True,
-    timeout: httpx.Timeout = TIMEOUT,
+    root: str, variables: Mapping[str, Any], cached: bool = True, timeout: httpx.Timeout = TIMEOUT
 ) -> Any:
+    """Send ``queries.ALL[root]``; the value of ``root`` in the answer."""
     url = api_url()
-    built = operation(capabilities(), root, spec, variables, types, op)
-    if built is None:
-        raise ApiNotAvailable(url, root)
-    document, sent = built
+    document, sent = queries.ALL[root], _prune(variables)
     if cached:
         data = _cached_post(url, document, json.dumps(sent, sort_keys=True))
     else:
         data = _post(url, document, sent, timeout)
     return data.get(root)
+
+
+def _prune(value: Any) -> Any:
+    """Variables without None values (an omitted input field takes the API's default)."""
+    if isinstance(value, Mapping):
+        return {k: _prune(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_prune(v) for v in value]
+    return value
 
 
 def _payload(url: str, value: Any) -> JSON:
@@ -176,34 +138,26 @@ def _payload(url: str, value: Any) -> JSON:
 
 
 def search(search_input: Mapping[str, Any]) -> JSON:
-    """``search(input)``: SearchPayload (hits, candidates, intent, discarded, ...)."""
-    value = _call("search", SEARCH_RESPONSE, {"input": search_input}, {"input": "SearchInput!"})
-    return _payload(api_url(), value)
+    """``search(input)``: SearchPayload (hits, withoutRecency, intent, discarded, ...)."""
+    return _payload(api_url(), _call("search", {"input": search_input}))
 
 
 def tesis(registro: int) -> JSON | None:
     """``tesis(registro)``: the full record, or None if it is not stored."""
-    value = _call("tesis", TESIS, {"registro": registro}, {"registro": "Int!"})
+    value = _call("tesis", {"registro": registro})
     return value if isinstance(value, dict) else None
 
 
 def chat(chat_input: Mapping[str, Any]) -> JSON:
     """``chat(input)``: the answer with its numbered references (never cached)."""
-    value = _call(
-        "chat", CHAT, {"input": chat_input}, {"input": "ChatInput!"}, op="mutation",
-        cached=False, timeout=CHAT_TIMEOUT,
-    )  # fmt: skip
+    value = _call("chat", {"input": chat_input}, cached=False, timeout=CHAT_TIMEOUT)
     return _payload(api_url(), value)
 
 
 def chat_stream(chat_input: Mapping[str, Any]) -> Iterator[JSON]:
     """``subscription chatStream(input)``: ChatReferences, ChatDelta..., ChatDone events."""
     url = api_url()
-    built = operation(capabilities(), "chatStream", CHAT_EVENT, {"input": chat_input},
-                      {"input": "ChatInput!"}, "subscription")  # fmt: skip
-    if built is None:
-        raise ApiNotAvailable(url, "chatStream")
-    for data in _subscribe(url, *built):
+    for data in _subscribe(url, queries.CHAT_STREAM, {"input": _prune(chat_input)}):
         yield _payload(url, data.get("chatStream"))
 
 
@@ -245,67 +199,43 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
         raise ApiUnreachable(url, f"streaming: {type(exc).__name__}: {exc}") from exc
 
 
-def compare_rankings(compare_input: Mapping[str, Any]) -> JSON:
-    """``compareRankings(input)``: two rankings, rank changes, entered/dropped, Kendall tau."""
-    value = _call("compareRankings", COMPARE, {"input": compare_input}, {"input": "CompareInput!"})
-    return _payload(api_url(), value)
-
-
 def timeline(timeline_input: Mapping[str, Any]) -> JSON:
     """``timeline(input)``: ``{total, items}`` ordered by date."""
-    value = _call("timeline", TIMELINE, {"input": timeline_input}, {"input": "TimelineInput!"})
-    return _payload(api_url(), value)
+    return _payload(api_url(), _call("timeline", {"input": timeline_input}))
 
 
 def extreme(which: str, query: str | None, filters: Mapping[str, Any] | None, limit: int) -> JSON:
     """``earliest`` / ``latest``: the oldest or newest tesis, as ``hits`` or ``items``."""
-    types = {"query": "String", "filters": "FiltersInput", "limit": "Int"}
     variables = {"query": query or None, "filters": filters or None, "limit": limit}
-    return _payload(api_url(), _call(which, DATED_RESPONSE, variables, types))
-
-
-def distribution(group_by: str, filters: Mapping[str, Any] | None = None) -> list[JSON]:
-    """``distribution(groupBy, filters)``: ``[{key, count}]``."""
-    types = {"groupBy": "GroupBy!", "filters": "FiltersInput"}
-    value = _call("distribution", DISTRIBUTION, {"groupBy": group_by, "filters": filters}, types)
-    return list(value or [])
+    return _payload(api_url(), _call(which, variables))
 
 
 def monitoring(window_hours: int) -> JSON:
     """``monitoring(windowHours)``: boost histogram, temporal series, shares, alerts."""
-    value = _call("monitoring", MONITORING, {"windowHours": window_hours}, {"windowHours": "Int"})
-    return _payload(api_url(), value)
-
-
-def alerts(window_hours: int) -> list[JSON]:
-    """``alerts(windowHours)``: the window's alerts, most severe first."""
-    value = _call("alerts", ALERT, {"windowHours": window_hours}, {"windowHours": "Int"})
-    return list(value or [])
+    return _payload(api_url(), _call("monitoring", {"windowHours": window_hours}))
 
 
 def search_log(limit: int, offset: int = 0) -> list[JSON]:
     """``searchLog(limit, offset)``: the most recent logged searches."""
-    types = {"limit": "Int", "offset": "Int"}
-    value = _call("searchLog", SEARCH_LOG, {"limit": limit, "offset": offset}, types)
-    if isinstance(value, dict):  # a page object {total, items}
-        value = value.get("items") or []
-    return list(value or [])
+    return list(_call("searchLog", {"limit": limit, "offset": offset}) or [])
 
 
-def feedback(log_id: Any, registro: int, useful: bool, comment: str | None = None) -> Any:
+def feedback(log_id: Any, registro: int, useful: bool, comment: str | None = None) -> JSON:
     """``mutation feedback(logId, registro, useful, comment)`` (never cached)."""
-    types = {"logId": "String!", "registro": "Int!", "useful": "Boolean!", "comment": "String"}
     variables = {"logId": log_id, "registro": registro, "useful": useful, "comment": comment}
-    value = _call("feedback", FEEDBACK, variables, types, op="mutation", cached=False)
-    return _payload(api_url(), value) if isinstance(value, dict) else value
+    return _payload(api_url(), _call("feedback", variables, cached=False))
+
+
+def feedback_summary(window_hours: int) -> JSON:
+    """``feedbackSummary(windowHours)``: useful / not useful per day and per materia."""
+    return _payload(api_url(), _call("feedbackSummary", {"windowHours": window_hours}))
 
 
 def corpus_stats() -> JSON:
     """``corpusStats``: counts by época, materia, tipo, year; coverage gaps; last ingest."""
-    return _payload(api_url(), _call("corpusStats", CORPUS_STATS, {}, {}))
+    return _payload(api_url(), _call("corpusStats", {}))
 
 
 def clear_cache() -> None:
     """Forget cached answers (the pages' «Actualizar» button)."""
     _cached_post.clear()
-    _introspect.clear()

@@ -33,17 +33,7 @@ EPOCAS: tuple[str, ...] = (
     "Undécima Época",
     "Duodécima Época",
 )
-MATERIAS: tuple[str, ...] = (
-    "Administrativa",
-    "Civil",
-    "Común",
-    "Constitucional",
-    "Fiscal",
-    "Laboral",
-    "Penal",
-)
 TIPOS: Mapping[str, str] = {"JURISPRUDENCIA": "Jurisprudencia", "AISLADA": "Aislada"}
-FIRST_YEAR = 1871
 
 _MONTHS = (
     "enero", "febrero", "marzo", "abril", "mayo", "junio",
@@ -66,7 +56,8 @@ _ESTADOS = {
 _MODES = {
     "RAG": "RAG (respuesta redactada por el modelo de lenguaje)",
     "EXTRACTIVE": "Extractivo (fragmentos citados, sin modelo de lenguaje)",
-    "FULL_TEXT": "Texto completo (tesis íntegras, sin modelo de lenguaje)",
+    "FULL_TEXT": "Texto completo transcrito por el modelo de lenguaje (verifíquelo en la fuente)",
+    "ABSTAINED": "Sin respuesta (la API se abstuvo)",
 }
 
 _TEMPORAL_MODES = {
@@ -166,6 +157,14 @@ def status_text(status: Mapping[str, Any] | None) -> str:
 def vigencia_group(status: Mapping[str, Any] | None) -> str:
     """Two-way grouping for charts: 'Vigente' / 'No vigente'."""
     return "Vigente" if not status or status.get("vigente", True) else "No vigente"
+
+
+def vigencia_short(status: Mapping[str, Any] | None) -> str:
+    """A table cell: 'Vigente', or the estado alone ('Superada'); details on the panel."""
+    text = status_text(status)
+    if text in ("Vigente", "Vigencia desconocida") or not status:
+        return text
+    return estado_label(status.get("estado")) if status.get("estado") else "No vigente"
 
 
 def tipo_label(tipo: str | None) -> str:

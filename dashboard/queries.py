@@ -1,129 +1,192 @@
-"""Selections the dashboard asks for, named as in ``schema.graphql`` and the announced API.
+"""Every GraphQL document the dashboard sends, written out in full.
 
-Fields the running API lacks are trimmed before sending (:func:`dashboard.selection.render`).
+Static text, validated against ``schema.graphql`` by the tests (``tests/dashboard/test_queries``):
+no introspection at run time, so the dashboard works the same with
+``VIGENCIA_GRAPHQL_INTROSPECTION=false``. Fragments are appended by :func:`document`, which
+adds exactly the ones a body spreads (GraphQL refuses unused fragments).
 """
 
 from __future__ import annotations
 
-from dashboard.selection import on, sel
+import re
 
-STATUS = sel("vigente estado parcial porRegistro porClave desde description")
-CHUNK = sel("index startChar endChar startLine endLine tokens text")
-INTENT = sel(
-    "materia materiaTriggers materiaSource temporal temporalTriggers mode cutoffYear "
-    "rulesApplied recencyWeight topic"
-)
-DISCARDED = sel("registro rubro anio epoca tipo code reason similarity finalScore")
-HIT = sel(
-    "registro rubro clave epoca anio fecha tipo materias instancia similarity relevance "
-    "lexicalScore recencyFactor epocaFactor finalScore boost rank rankWithoutRecency",
-    chunk=CHUNK,
-    status=STATUS,
-)
-SEARCH_PAYLOAD = sel(
-    "logId candidates recencyWeight profile mode",
-    hits=HIT,
-    timings=sel("embedMs retrieveMs scoreMs"),
-    intent=INTENT,
-    discarded=DISCARDED,
-)
-ERRORS = sel("__typename field service message")
-"""Applied to every member of a ``Payload | InputError | ServiceError`` union."""
-SEARCH_RESPONSE = {
-    **ERRORS,
-    **SEARCH_PAYLOAD,
-    **on(
-        SearchPayload=SEARCH_PAYLOAD,
-        InputError=sel("field message"),
-        ServiceError=sel("service message"),
-    ),
+FRAGMENTS: dict[str, str] = {
+    "Status": "fragment Status on ValidityStatus "
+    "{ vigente estado parcial porRegistro porClave desde description }",
+    "Chunk": "fragment Chunk on ChunkSpan { index startChar endChar startLine endLine tokens text }",
+    "IntentFields": "fragment IntentFields on Intent { materia materiaTriggers materiaSource "
+    "temporal temporalTriggers mode cutoffYear rulesApplied recencyWeight topic }",
+    "Hit": "fragment Hit on SearchHit { registro rubro clave epoca anio fecha tipo materias "
+    "instancia similarity relevance lexicalScore recencyFactor epocaFactor finalScore boost "
+    "rank rankWithoutRecency chunk { ...Chunk } status { ...Status } }",
+    "Discarded": "fragment Discarded on DiscardedHit "
+    "{ registro rubro anio epoca tipo code reason similarity finalScore }",
+    "Reference": "fragment Reference on ReferenceType { number registro rubro clave epoca anio "
+    "fecha tipo materias url similarity avgSimilarity finalScore chunkCount totalTokens "
+    "status { ...Status } fragments { chunkIndex startLine endLine startChar endChar "
+    "similarity finalScore text } }",
+    "Check": "fragment Check on CitationCheckType { cited valid phantom uncited coverage }",
+    "Errors": "fragment Errors on InputError { field message }",
+    "Failure": "fragment Failure on ServiceError { service message }",
+    "Item": "fragment Item on TimelineItem "
+    "{ registro rubro clave epoca anio fecha tipo materias instancia status { ...Status } }",
+    "Series": "fragment Series on TemporalSeries "
+    "{ series total byYear { key count } byEpoca { key count } }",
 }
+_SPREAD = re.compile(r"\.\.\.([A-Z]\w*)")
 
-TESIS = sel(
-    "registro rubro texto clave epoca anio fecha tipo materias instancia organo precedentes "
-    "partial url",
-    chunks=CHUNK,
-    status=STATUS,
+
+def document(body: str) -> str:
+    """``body`` followed by every fragment it spreads, directly or through other fragments."""
+    needed: list[str] = []
+    pending = _SPREAD.findall(body)
+    while pending:
+        name = pending.pop()
+        if name not in needed:
+            needed.append(name)
+            pending += _SPREAD.findall(FRAGMENTS[name])
+    return "\n".join([body.strip(), *(FRAGMENTS[n] for n in sorted(needed))])
+
+
+_UNION_ERRORS = "... on InputError { ...Errors } ... on ServiceError { ...Failure }"
+
+SEARCH_PAYLOAD = (
+    "logId candidates recencyWeight profile mode hits { ...Hit } withoutRecency { ...Hit } "
+    "discarded { ...Discarded } intent { ...IntentFields } timings { embedMs retrieveMs scoreMs }"
 )
 
-FRAGMENT = sel("chunkIndex startLine endLine startChar endChar similarity finalScore text")
-REFERENCE = sel(
-    "number registro rubro clave epoca anio fecha tipo materias url similarity avgSimilarity "
-    "finalScore chunkCount totalTokens",
-    status=STATUS,
-    fragments=FRAGMENT,
+SEARCH = document(f"""
+query Search($input: SearchInput!) {{
+  search(input: $input) {{ __typename ... on SearchPayload {{ {SEARCH_PAYLOAD} }} {_UNION_ERRORS} }}
+}}""")
+
+TESIS = document("""
+query Tesis($registro: Int!) {
+  tesis(registro: $registro) {
+    registro rubro texto clave epoca anio fecha tipo materias instancia organo precedentes
+    partial url status { ...Status } chunks { ...Chunk }
+  }
+}""")
+
+_CHAT_PAYLOAD = (
+    "id answer mode ragUsed llmError model phantomRemoved systemPrompt context "
+    "references { ...Reference } citationCheck { ...Check } intent { ...IntentFields } "
+    "discarded { ...Discarded }"
 )
-CHAT_PAYLOAD = sel(
-    "id answer mode ragUsed llmError model phantomRemoved systemPrompt context",
-    references=REFERENCE,
-    citationCheck=sel("cited valid phantom uncited coverage"),
-    intent=INTENT,
-    discarded=DISCARDED,
+
+CHAT = document(f"""
+query Chat($input: ChatInput!) {{
+  chat(input: $input) {{ __typename ... on ChatPayload {{ {_CHAT_PAYLOAD} }} {_UNION_ERRORS} }}
+}}""")
+
+CHAT_STREAM = document(f"""
+subscription ChatStream($input: ChatInput!) {{
+  chatStream(input: $input) {{
+    __typename
+    ... on ChatReferences {{ references {{ ...Reference }} }}
+    ... on ChatDelta {{ text }}
+    ... on ChatDone {{ id mode ragUsed llmError citationCheck {{ ...Check }} }}
+    {_UNION_ERRORS}
+  }}
+}}""")
+"""ChatReferences, then ChatDelta (text) events, then ChatDone (checks)."""
+
+TIMELINE = document(f"""
+query Timeline($input: TimelineInput!) {{
+  timeline(input: $input) {{
+    __typename ... on TimelinePayload {{ total items {{ ...Item }} }} {_UNION_ERRORS}
+  }}
+}}""")
+
+_DATED = (
+    f"__typename ... on SearchPayload {{ {SEARCH_PAYLOAD} }} ... on TimelinePayload {{ total items "
+    f"{{ ...Item }} }} {_UNION_ERRORS}"
 )
-CHAT = {**ERRORS, **CHAT_PAYLOAD}
-CHAT_EVENT = {
-    **ERRORS,
-    **sel(
-        "text id mode ragUsed llmError model phantomRemoved",
-        references=REFERENCE,
-        citationCheck=sel("cited valid phantom uncited coverage"),
-    ),
+
+EARLIEST = document(f"""
+query Earliest($query: String, $filters: FiltersInput, $limit: Int!) {{
+  earliest(query: $query, filters: $filters, limit: $limit) {{ {_DATED} }}
+}}""")
+LATEST = document(f"""
+query Latest($query: String, $filters: FiltersInput, $limit: Int!) {{
+  latest(query: $query, filters: $filters, limit: $limit) {{ {_DATED} }}
+}}""")
+
+MONITORING = document(f"""
+query Monitoring($windowHours: Int!) {{
+  monitoring(windowHours: $windowHours) {{
+    __typename
+    ... on MonitoringReport {{
+      windowHours since until searches hits truncated
+      boostHistogram {{ profile total bins {{ low high count }} }}
+      temporalSeries {{ ...Series }}
+      shares {{ preBefore2000 preReform superseded hits reformHits }}
+      byMateria {{ materia searches hits preReformShare }}
+      alerts {{ code severity count firstSeen lastSeen examples message }}
+      logHealth {{ status recorded failures lastError }}
+    }}
+    {_UNION_ERRORS}
+  }}
+}}""")
+
+SEARCH_LOG = document("""
+query SearchLog($limit: Int!, $offset: Int!) {
+  searchLog(limit: $limit, offset: $offset) {
+    id timestamp kind question materia temporal route cutoffYear rulesApplied profile
+    recencyWeight mode candidates latencyMs cited
+    hits { registro rubro anio epoca tipo estado similarity relevance recencyFactor epocaFactor
+           finalScore boost rank rankWithoutRecency }
+    discarded { registro anio code reason }
+    feedback { registro useful comment timestamp }
+  }
+}""")
+
+FEEDBACK = document(f"""
+mutation Feedback($logId: String!, $registro: Int!, $useful: Boolean!, $comment: String) {{
+  feedback(logId: $logId, registro: $registro, useful: $useful, comment: $comment) {{
+    __typename ... on FeedbackResult {{ logId registro useful comment }} {_UNION_ERRORS}
+  }}
+}}""")
+
+CORPUS_STATS = document("""
+query CorpusStats {
+  corpusStats {
+    __typename
+    ... on CorpusStatsType {
+      total chunks
+      byEpoca { key count } byMateria { key count } byTipo { key count }
+      byYear { key count }
+      coverageGaps { materia cutoffYear countSince }
+      lastIngest { finishedAt startedAt read stored unchanged rejected warnings chunks }
+    }
+    ... on ServiceError { ...Failure }
+  }
+}""")
+
+FEEDBACK_SUMMARY = document(f"""
+query FeedbackSummary($windowHours: Int!) {{
+  feedbackSummary(windowHours: $windowHours) {{
+    __typename
+    ... on FeedbackSummary {{
+      windowHours useful notUseful
+      byDay {{ key useful notUseful }} byMateria {{ key useful notUseful }}
+    }}
+    {_UNION_ERRORS}
+  }}
+}}""")
+
+ALL: dict[str, str] = {
+    "search": SEARCH,
+    "tesis": TESIS,
+    "chat": CHAT,
+    "chatStream": CHAT_STREAM,
+    "timeline": TIMELINE,
+    "earliest": EARLIEST,
+    "latest": LATEST,
+    "monitoring": MONITORING,
+    "searchLog": SEARCH_LOG,
+    "feedback": FEEDBACK,
+    "corpusStats": CORPUS_STATS,
+    "feedbackSummary": FEEDBACK_SUMMARY,
 }
-"""chatStream: ChatReferences, then ChatDelta (text), then ChatDone (checks)."""
-
-RANKED = sel("registro rank finalScore anio rubro epoca")
-COMPARE_PAYLOAD = sel(
-    "entered dropped kendallTau",
-    a=RANKED,
-    b=RANKED,
-    rankChanges=sel("registro rankA rankB delta"),
-)
-COMPARE = {**ERRORS, **COMPARE_PAYLOAD}
-
-TIMELINE_ITEM = sel(
-    "registro rubro clave epoca anio fecha tipo materias",
-    status=STATUS,
-)
-TIMELINE = {**ERRORS, **sel("total", items=TIMELINE_ITEM)}
-
-BUCKET = sel("key count")
-DISTRIBUTION = BUCKET
-
-ALERT = sel("code severity count firstSeen lastSeen examples message")
-SERIES = sel("series total", byYear=BUCKET, byEpoca=BUCKET)
-MONITORING = ERRORS | sel(
-    "windowHours since until searches hits truncated",
-    boostHistogram=sel("profile total", bins=sel("low high count")),
-    temporalSeries=SERIES,
-    temporal=sel(retrieved=SERIES, cited=SERIES, corpus=SERIES),
-    shares=sel("*"),
-    byMateria=sel("materia searches hits preReformShare"),
-    alerts=ALERT,
-    logHealth=sel("status recorded failures lastError"),
-)
-
-LOG_ENTRY = sel(
-    "id timestamp kind question materia temporal route cutoffYear rulesApplied profile "
-    "recencyWeight mode candidates latencyMs cited",
-    hits=sel(
-        "registro rubro anio epoca tipo estado similarity relevance recencyFactor epocaFactor "
-        "finalScore boost rank rankWithoutRecency"
-    ),
-    discarded=sel("registro anio code reason"),
-    feedback=sel("registro useful comment timestamp"),
-)
-SEARCH_LOG = LOG_ENTRY | sel("total", items=LOG_ENTRY)
-FEEDBACK = ERRORS | sel("logId registro useful comment ok")
-
-CORPUS_STATS = ERRORS | sel(
-    "total chunks",
-    byEpoca=BUCKET,
-    byMateria=BUCKET,
-    byTipo=BUCKET,
-    byYear=BUCKET,
-    coverageGaps=sel("materia cutoffYear countSince"),
-    lastIngest=sel("finishedAt startedAt read stored unchanged rejected warnings chunks"),
-)
-
-DATED_RESPONSE = {**SEARCH_RESPONSE, **sel("total", items=TIMELINE_ITEM)}
-"""earliest / latest: a SearchPayload (on a topic) or a TimelinePayload (filters only)."""
+"""Root field -> document; the tests validate each against ``schema.graphql``."""

@@ -21,6 +21,7 @@ from strawberry.extensions.base_extension import SchemaExtension
 from api.embeddings.base import EmbedderError
 from api.graphql.chat import ChatQuery, ChatSubscription
 from api.graphql.corpus import CorpusQuery
+from api.graphql.feedback import FeedbackQuery
 from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
@@ -40,7 +41,7 @@ LIMIT_RULES = (
 
 
 @strawberry.type
-class Query(CoreQuery, ChatQuery, MonitoringQuery, CorpusQuery):
+class Query(CoreQuery, ChatQuery, MonitoringQuery, CorpusQuery, FeedbackQuery):
     """Every read: search, timelines, tesis, chat, judge, monitoring."""
 
 

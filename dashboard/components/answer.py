@@ -1,43 +1,58 @@
-"""A chat answer: its mode, the text with [N] badges, the citation check and the references."""
+"""A chat answer: the question echoed, its mode, the text with [N] links that open each
+reference in place, the citation check, the references, exports."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 
-from dashboard import client
-from dashboard.components import api_status, explain, references
+from dashboard import export
+from dashboard.components import explain, references
 from dashboard.formatting import escape_md, mode_label
+from dashboard.rendering import answer_html, references_html
 
 
-def show(result: Mapping[str, Any], state_key: str, can_feedback: bool = False) -> None:
-    """Render ``result`` (a ChatPayload); badge ``[N]`` toggles ``session_state[state_key]``;
-    with ``can_feedback`` each reference panel asks whether it was useful."""
+def show(result: Mapping[str, Any], state_key: str, question: str = "") -> None:
+    """Render ``result`` (a ChatPayload); the [N] links open ``#ref-N`` in place; the badge
+    bar opens a panel (citation, full text, feedback) in ``session_state[state_key]``."""
     refs = {int(r["number"]): r for r in result.get("references") or []}
+    if question:
+        st.caption(f"Respuesta a: «{escape_md(question)}»")
     _mode(result)
-    text, phantoms = references.answer_markdown(result.get("answer") or "", set(refs))
-    if text.strip():
-        st.markdown(text)
+    if result.get("abstained"):
+        st.info(result.get("abstainReason") or "La API no encontró tesis que respondan a la "
+                "pregunta y prefirió no contestar.", icon=":material/block:")  # fmt: skip
+    text, phantoms = answer_html(str(result.get("answer") or ""), refs)
+    if (result.get("answer") or "").strip():
+        st.html(text)
+    check = result.get("citationCheck") or {}
+    if (result.get("answer") or "").strip() and refs and not check.get("valid", check.get("cited")):
+        st.warning("La respuesta no cita ninguna referencia: verifíquela contra las tesis antes "
+                   "de usarla.", icon=":material/report:")  # fmt: skip
     removed = [*phantoms, *(result.get("phantomRemoved") or [])]
     explain.citation_check(result.get("citationCheck"), removed)
     explain.intent_summary(result.get("intent"))
-    if refs:
-        st.subheader("Referencias")
-        check = result.get("citationCheck") or {}
-        cited = set(check.get("valid") or check.get("cited") or refs)
-        references.badge_bar(sorted(refs), state_key, cited)
-        opened = st.session_state.get(state_key)
-        if opened in refs:
-            log_id = result.get("id") if can_feedback else None
-            references.reference_panel(refs[opened], log_id)
-        else:
-            st.caption("Pulse una insignia [N] para abrir la referencia.")
-        with st.expander("Todas las referencias"):
-            st.dataframe(explain.references_frame(list(refs.values())), hide_index=True)
-    else:
+    if not refs:
         st.info("La API no devolvió referencias para esta pregunta.")
+        return
+    st.subheader("Referencias")
+    st.caption("Pulse un [N] de la respuesta o una referencia para abrirla aquí mismo.")
+    st.html(references_html(list(refs.values())))
+    left, right = st.columns(2)
+    left.download_button("Exportar en Markdown", export.answer_markdown(question, result),
+                         file_name="respuesta.md", mime="text/markdown",
+                         icon=":material/download:", key=f"{state_key}_md")  # fmt: skip
+    right.download_button("Exportar referencias (CSV)", export.references_csv(list(refs.values())),
+                          file_name="referencias.csv", mime="text/csv",
+                          icon=":material/table:", key=f"{state_key}_csv")  # fmt: skip
+    st.markdown("**Citar, leer el texto completo u opinar**")
+    cited = set(check.get("valid") or check.get("cited") or refs)
+    references.badge_bar(sorted(refs), state_key, cited)
+    opened = st.session_state.get(state_key)
+    if opened in refs:
+        references.reference_panel(refs[opened], result.get("id"))
     if result.get("discarded"):
         with st.expander(f"Descartadas por las reglas de vigencia ({len(result['discarded'])})"):
             explain.discarded_table(result["discarded"], f"{state_key}_discarded")
@@ -47,41 +62,13 @@ def show(result: Mapping[str, Any], state_key: str, can_feedback: bool = False) 
                     language=None, wrap_lines=True)  # fmt: skip
 
 
-def stream(ask: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Ask through ``chatStream``, writing the answer as it arrives; the assembled payload."""
-    result: dict[str, Any] = {"answer": "", "references": []}
-
-    def deltas() -> Iterator[str]:
-        for event in client.chat_stream(ask):
-            kind = event.get("__typename")
-            if kind == "ChatReferences":
-                result["references"] = event.get("references") or []
-                st.caption(f"{len(result['references'])} referencias encontradas; redactando…")
-            elif kind == "ChatDelta":
-                result["answer"] += event.get("text") or ""
-                yield event.get("text") or ""
-            else:  # ChatDone: mode, checks, log id
-                result.update({k: v for k, v in event.items() if k != "__typename"})
-
-    try:
-        st.write_stream(deltas())
-    except client.ApiError as exc:
-        api_status.show_error(exc)
-        return None
-    return result
-
-
 def _mode(result: Mapping[str, Any]) -> None:
     mode = result.get("mode")
-    if not mode:
-        st.markdown("**Modo:** sólo búsqueda (la API aún no redacta respuestas)")
-        return
-    model = (
-        f" · modelo `{result['model']}`" if result.get("ragUsed") and result.get("model") else ""
-    )
-    st.markdown(f"**Modo:** {mode_label(mode)}{model}")
+    model = f" · modelo `{escape_md(str(result['model']))}`" if result.get("model") else ""
+    st.markdown(f"**Modo:** {mode_label(mode)}{model if result.get('ragUsed') else ''}")
     if result.get("llmError"):
         st.warning(
             f"El modelo de lenguaje no se usó o falló ({escape_md(str(result['llmError']))}); "
-            f"la respuesta es {mode_label(mode).split(' (')[0].lower()}."
+            f"la respuesta es {mode_label(mode).split(' (')[0].lower()}.",
+            icon=":material/smart_toy:",
         )

@@ -133,6 +133,7 @@ def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
                 alt.Tooltip("estado:N", title="Vigencia"),
             ],
         )
+        .encode(href="url:N")
         .interactive(bind_y=False)
     )
 
@@ -170,5 +171,24 @@ def share_lines(df: pd.DataFrame, x: str, title: str) -> alt.Chart:
             alt.Color("serie:N", title="Serie"),
             tooltip=[alt.Tooltip(f"{x}:O", title="Periodo"), "serie:N",
                      alt.Tooltip("valor:Q", title="Proporción", format=".1%")],
+        )
+    )  # fmt: skip
+
+
+def feedback_days(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
+    """``[{dia, opinion, n}]`` as stacked bars per day (a day without verdicts has no bar)."""
+    df = pd.DataFrame(list(rows), columns=["dia", "opinion", "n"])
+    df["dia"] = pd.to_datetime(df["dia"])
+    return (
+        alt.Chart(df, title=title, height=HEIGHT)
+        .mark_bar()
+        .encode(
+            alt.X("yearmonthdate(dia):T", title="Día", axis=alt.Axis(format="%d/%m/%Y")),
+            alt.Y("n:Q", title="Opiniones"),
+            alt.Color("opinion:N", title="Opinión", scale=alt.Scale(
+                domain=["Útil", "No útil"], range=["#2e7d32", "#c62828"])),
+            tooltip=[alt.Tooltip("yearmonthdate(dia):T", title="Día", format="%d/%m/%Y"),
+                     alt.Tooltip("opinion:N", title="Opinión"),
+                     alt.Tooltip("n:Q", title="Opiniones")],
         )
     )  # fmt: skip

@@ -8,8 +8,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard.components.tables import rubro_last
-from dashboard.formatting import materias_label, pct, year
+from dashboard.components.scoring import LINK
+from dashboard.formatting import pct, tesis_url, year
+from dashboard.spanish import CODES, code_label
 
 
 def intent_summary(intent: Mapping[str, Any] | None) -> None:
@@ -53,8 +54,22 @@ TEMPORAL = {"earliest": "La más antigua", "latest": "La más reciente", "curren
 
 
 DISCARDED_COLUMNS = [
-    "Registro", "Rubro", "Año", "Época", "Código", "Motivo", "Similitud", "Puntuación final",
+    "Registro", "Año", "Regla", "Motivo", "Similitud", "Puntuación final", "Rubro",
 ]  # fmt: skip
+RULES_HELP = " · ".join(
+    f"{label}: {text}"
+    for label, text in CODES.values()
+    if label in ("Anterior a la reforma", "Anterior a la Novena Época", "Perdió vigencia")
+)
+DISCARDED_CONFIG = {
+    "Registro": LINK,
+    "Año": st.column_config.Column(width=45),
+    "Regla": st.column_config.Column(width=140, help=RULES_HELP),
+    "Motivo": st.column_config.Column(width=200),
+    "Similitud": st.column_config.Column("Simil.", width=60),
+    "Puntuación final": st.column_config.Column("Final", width=60),
+    "Rubro": st.column_config.Column(width="large"),
+}
 
 
 def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
@@ -62,11 +77,11 @@ def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     unique = {(d.get("registro"), d.get("code")): d for d in reversed(list(discarded))}
     discarded = list(reversed(unique.values()))
     rows = [
-        [d.get("registro"), d.get("rubro"), year(d.get("anio")), d.get("epoca"),
-         d.get("code"), d.get("reason"), pct(d.get("similarity")), pct(d.get("finalScore"))]
+        [tesis_url(int(d["registro"])), year(d.get("anio")), code_label(d.get("code")),
+         d.get("reason"), pct(d.get("similarity")), pct(d.get("finalScore")), d.get("rubro")]
         for d in discarded
     ]  # fmt: skip
-    return rubro_last(pd.DataFrame(rows, columns=DISCARDED_COLUMNS))
+    return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)
 
 
 def discarded_table(discarded: Sequence[Mapping[str, Any]] | None, key: str) -> None:
@@ -75,7 +90,8 @@ def discarded_table(discarded: Sequence[Mapping[str, Any]] | None, key: str) -> 
     if not discarded:
         st.caption("Ningún resultado descartado.")
         return
-    st.dataframe(discarded_frame(discarded), hide_index=True, key=key, width="stretch")
+    st.dataframe(discarded_frame(discarded), hide_index=True, key=key, width="stretch",
+                 column_config=DISCARDED_CONFIG)  # fmt: skip
 
 
 def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[int]) -> None:
@@ -94,17 +110,3 @@ def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[i
     if phantoms:
         listed = ", ".join(f"[{n}]" for n in phantoms)
         st.caption(f"Citas a referencias inexistentes, quitadas de la respuesta: {listed}")
-
-
-def references_frame(refs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    from dashboard.formatting import status_text
-
-    rows = [
-        [r.get("number"), r.get("registro"), r.get("rubro"), year(r.get("anio")),
-         r.get("epoca"), materias_label(r.get("materias")), status_text(r.get("status")),
-         pct(r.get("similarity")), pct(r.get("finalScore"))]
-        for r in refs
-    ]  # fmt: skip
-    columns = ["N", "Registro", "Rubro", "Año", "Época", "Materias", "Vigencia",
-               "Similitud", "Puntuación final"]  # fmt: skip
-    return rubro_last(pd.DataFrame(rows, columns=columns))

@@ -1,72 +1,83 @@
-"""The shared filter widgets (materias, tipo, épocas, años) and the recency slider."""
+"""The shared filter widgets (materias, tipo, épocas, años) and the recency control.
+
+Options come from ``corpusStats`` (what the corpus holds), never from constants.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
 import streamlit as st
 
-from dashboard import client
-from dashboard.formatting import EPOCAS, FIRST_YEAR, MATERIAS, TIPOS
-from dashboard.selection import Schema
+from dashboard.formatting import TIPOS, epoca_order
 
 ANY = "Cualquiera"
+AUTO = "auto"
+WEIGHTS: tuple[str | float, ...] = (AUTO, *(round(i * 0.05, 2) for i in range(21)))
+RECENCY_HELP = (
+    "«Automático»: la API decide (su peso configurado, más alto en preguntas sobre lo "
+    "vigente o lo actual); la página muestra el peso que aplicó. Un valor fijo cuenta sólo "
+    "para la puntuación: 0 ordena por similitud y 1 da a la antigüedad el peso máximo. Las "
+    "reglas de vigencia (corte por reforma, épocas anteriores a la Novena) descartan aparte, "
+    "con cualquier peso."
+)
 
 
-def filters(prefix: str, schema: Schema | None, expanded: bool = False) -> dict[str, Any] | None:
-    """Filter widgets (keys ``<prefix>_materias`` ...); a ``FiltersInput`` dict, or None."""
+def options(stats: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Épocas (historical order), materias, tipos and the year range of the corpus."""
+    stats = stats or {}
+    epocas = sorted((str(b["key"]) for b in stats.get("byEpoca") or [] if b.get("key")),
+                    key=lambda e: (epoca_order(e), e))  # fmt: skip
+    materias = sorted(str(b["key"]) for b in stats.get("byMateria") or [] if b.get("key"))
+    tipos = [str(b["key"]) for b in stats.get("byTipo") or [] if b.get("key")]
+    years = [int(b["key"]) for b in stats.get("byYear") or [] if str(b.get("key")).isdigit()]
     this_year = date.today().year
-    tipos = {
-        v: TIPOS.get(v, v.capitalize()) for v in enum_options(schema, "TesisTipo", tuple(TIPOS))
+    return {
+        "epocas": epocas,
+        "materias": materias,
+        "tipos": [t for t in TIPOS if t in {x.upper() for x in tipos}] or list(TIPOS),
+        "first": min(years) if years else this_year - 50,
+        "last": max(max(years), this_year) if years else this_year,
     }
+
+
+def filters(
+    prefix: str, stats: Mapping[str, Any] | None, expanded: bool = False
+) -> dict[str, Any] | None:
+    """Filter widgets (keys ``<prefix>_materias`` ...); a ``FiltersInput`` dict, or None."""
+    found = options(stats)
+    first_year, last_year = found["first"], found["last"]
     with st.expander("Filtros", expanded=expanded, icon=":material/filter_alt:"):
         left, right = st.columns(2)
-        materias = left.multiselect(
-            "Materias", materia_options(schema), key=f"{prefix}_materias", placeholder="Todas"
-        )
-        tipo = right.selectbox(
-            "Tipo", [ANY, *tipos], key=f"{prefix}_tipo", format_func=lambda v: tipos.get(v, v)
-        )
-        epocas = left.multiselect("Épocas", EPOCAS, key=f"{prefix}_epocas", placeholder="Todas")
-        first, last = right.slider(
-            "Años", FIRST_YEAR, this_year, (FIRST_YEAR, this_year), key=f"{prefix}_anios"
-        )
+        materias = left.multiselect("Materias", found["materias"], key=f"{prefix}_materias",
+                                    placeholder="Todas")  # fmt: skip
+        tipo = right.selectbox("Tipo", [ANY, *found["tipos"]], key=f"{prefix}_tipo",
+                               format_func=lambda v: TIPOS.get(v, v))  # fmt: skip
+        epocas = left.multiselect("Épocas", found["epocas"], key=f"{prefix}_epocas",
+                                  placeholder="Todas")  # fmt: skip
+        first, last = right.slider("Años", first_year, last_year, (first_year, last_year),
+                                   key=f"{prefix}_anios")  # fmt: skip
     chosen: dict[str, Any] = {
         "materias": materias or None,
         "tipo": None if tipo == ANY else tipo,
         "epocas": epocas or None,
-        "anioMin": first if first > FIRST_YEAR else None,
-        "anioMax": last if last < this_year else None,
+        "anioMin": first if first > first_year else None,
+        "anioMax": last if last < last_year else None,
     }
     chosen = {k: v for k, v in chosen.items() if v is not None}
     return chosen or None
 
 
-def materia_options(schema: Schema | None) -> list[str]:
-    """The materias of the corpus (``distribution(MATERIA)``), else the known list."""
-    if schema is not None and schema.root_of("distribution"):
-        try:
-            found = sorted(str(b["key"]) for b in client.distribution("MATERIA") if b.get("key"))
-        except client.ApiError:
-            found = []
-        if found:
-            return found
-    return list(MATERIAS)
-
-
-def recency_slider(key: str, default: float = 0.5) -> float:
-    return st.slider(
+def recency_control(key: str) -> float | None:
+    """«Automático» (None: the API decides) or a weight the user picked."""
+    value = st.select_slider(
         "Peso de la recencia",
-        0.0,
-        1.0,
-        default,
-        0.05,
+        WEIGHTS,
+        value=AUTO,
         key=key,
-        help="0 = sólo similitud; 1 = la antigüedad de la tesis pesa al máximo.",
+        format_func=lambda v: "Automático" if v == AUTO else f"{float(v):.2f}",
+        help=RECENCY_HELP,
     )
-
-
-def enum_options(schema: Schema | None, name: str, fallback: tuple[str, ...]) -> tuple[str, ...]:
-    """Values of an enum of the API (``fallback`` when it is unknown)."""
-    return (schema.enum_values(name) if schema else ()) or fallback
+    return None if value == AUTO else float(value)

@@ -8,9 +8,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import feedback
+from dashboard.components import charts, feedback
 from dashboard.components.references import first_per_registro
-from dashboard.components.tables import rubro_last
+from dashboard.components.scoring import LINK
 from dashboard.formatting import (
     count,
     datetime_es,
@@ -18,11 +18,21 @@ from dashboard.formatting import (
     estado_label,
     pct,
     severity_badge,
+    tesis_url,
     year,
 )
+from dashboard.spanish import code_help, code_label, word
 
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
 LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Perfil", "Peso de la recencia"]
+LOG_CONFIG = {
+    "Fecha": st.column_config.Column(width=170),
+    "Pregunta": st.column_config.Column(width="large"),
+    "Materia": st.column_config.Column(width=100),
+    "Temporal": st.column_config.Column(width=100),
+    "Perfil": st.column_config.Column(width=100),
+    "Peso de la recencia": st.column_config.Column("Recencia", width=70),
+}
 
 
 def histogram_rows(histograms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -43,14 +53,25 @@ def temporal_series(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def temporal_rows(temporal: Sequence[Mapping[str, Any]], by: str) -> list[dict[str, Any]]:
-    """``[{series, key, count, share}]``; share is within its series, so sizes compare."""
+    """``[{series, key, count, share}]``; share is within its series, so sizes compare.
+
+    By year, every year between the first and the last of all series gets a row: a year a
+    series has no data for has ``share`` None, so its line breaks there instead of drawing a
+    flat segment across years without data.
+    """
     rows: list[dict[str, Any]] = []
+    years = sorted({int(b["key"]) for s in temporal for b in s.get(by) or []
+                    if str(b.get("key")).isdigit()})  # fmt: skip
     for serie in temporal:
         buckets = list(serie.get(by) or [])
         total = sum(int(b.get("count") or 0) for b in buckets) or 1
         name = SERIES.get(str(serie.get("series")), str(serie.get("series")))
         rows += [{"series": name, "key": b["key"], "count": b["count"],
                   "share": (b["count"] or 0) / total} for b in buckets]  # fmt: skip
+        if by == "byYear" and years:
+            have = {str(b["key"]) for b in buckets}
+            rows += [{"series": name, "key": str(y), "count": None, "share": None}
+                     for y in range(years[0], years[-1] + 1) if str(y) not in have]  # fmt: skip
     return rows
 
 
@@ -101,8 +122,9 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
         with st.container(border=True, key=f"alert_{i}"):
             severity = str(alert.get("severity") or "info")
             times = f" · {count(alert['count'])} veces" if alert.get("count") else ""
-            code = escape_md(str(alert.get("code")))
-            st.markdown(f"{severity_badge(severity)} **{code}**{times}")
+            code = alert.get("code")
+            st.markdown(f"{severity_badge(severity)} **{code_label(code)}**{times}",
+                        help=code_help(code))  # fmt: skip
             if alert.get("message"):
                 st.markdown(escape_md(str(alert["message"])))
             st.caption(
@@ -118,31 +140,42 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
 def log_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     rows = [
         [datetime_es(e.get("timestamp")), e.get("question"), e.get("materia") or "—",
-         e.get("temporal") or "—", e.get("profile") or "—", pct(e.get("recencyWeight"), 0)]
+         word(e.get("temporal")), word(e.get("profile")), pct(e.get("recencyWeight"), 0)]
         for e in entries
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=LOG_COLUMNS)
 
 
-HIT_COLUMNS = ["Pos.", "Pos. sin recencia", "Registro", "Rubro", "Año", "Época", "Vigencia",
-               "Similitud", "Factor de recencia", "Puntuación final"]  # fmt: skip
+HIT_COLUMNS = ["Pos.", "Sin rec.", "Registro", "Año", "Vigencia", "Similitud", "F. rec.",
+               "Final", "Rubro"]  # fmt: skip
+HIT_CONFIG = {
+    "Pos.": st.column_config.Column(width=40),
+    "Sin rec.": st.column_config.Column(width=55, help="Posición sin recencia"),
+    "Registro": LINK,
+    "Año": st.column_config.Column(width=45),
+    "Vigencia": st.column_config.Column(width=90),
+    "Similitud": st.column_config.Column("Simil.", width=60),
+    "F. rec.": st.column_config.Column(width=60, help="Factor de recencia"),
+    "Final": st.column_config.Column(width=60),
+    "Rubro": st.column_config.Column(width="large"),
+}
 
 
 def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    data = [[h.get("rank"), h.get("rankWithoutRecency"), h.get("registro"), h.get("rubro"),
-             year(h.get("anio")), h.get("epoca"), estado_label(h.get("estado")),
-             pct(h.get("similarity")), pct(h.get("recencyFactor")), pct(h.get("finalScore"))]
-            for h in hits]  # fmt: skip
-    return rubro_last(pd.DataFrame(data, columns=HIT_COLUMNS))
+    data = [[h.get("rank"), h.get("rankWithoutRecency"), tesis_url(int(h["registro"])),
+             year(h.get("anio")), estado_label(h.get("estado")), pct(h.get("similarity")),
+             pct(h.get("recencyFactor")), pct(h.get("finalScore")), h.get("rubro")]
+            for h in first_per_registro(hits)]  # fmt: skip
+    return pd.DataFrame(data, columns=HIT_COLUMNS)
 
 
 def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
     """One logged search: how it was read, its hits and discards; feedback per hit."""
-    facts = [f"Tipo: {KINDS.get(entry.get('kind') or '', entry.get('kind') or '—')}",
-             f"perfil {entry.get('profile') or '—'}",
+    facts = [f"Tipo: {word(entry.get('kind'))}",
+             f"perfil {word(entry.get('profile'))}",
              f"peso de la recencia {pct(entry.get('recencyWeight'), 0)}"]  # fmt: skip
     if entry.get("route"):
-        facts.append(f"ordenación {entry['route']}")
+        facts.append(f"ordenación {word(entry['route'])}")
     if entry.get("cutoffYear"):
         facts.append(f"corte {year(entry['cutoffYear'])}")
     if entry.get("latencyMs") is not None:
@@ -152,10 +185,11 @@ def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
     if not hits:
         st.caption("Esta búsqueda no tuvo resultados.")
         return
-    st.dataframe(hits_frame(hits), hide_index=True, key=f"log_hits_{entry['id']}")
+    st.dataframe(hits_frame(hits), hide_index=True, key=f"log_hits_{entry['id']}",
+                 column_config=HIT_CONFIG)  # fmt: skip
     for d in entry.get("discarded") or []:
         st.caption(f"Descartada {d.get('registro')} ({year(d.get('anio'))}): "
-                   f"{d.get('code')} — {d.get('reason')}")  # fmt: skip
+                   f"{code_label(d.get('code'))} — {escape_md(str(d.get('reason') or ''))}")  # fmt: skip
     if not can_feedback:
         return
     given = {int(f["registro"]): bool(f["useful"]) for f in entry.get("feedback") or []}
@@ -169,4 +203,21 @@ def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
             feedback.buttons(entry["id"], registro, comment, given.get(registro))
 
 
-KINDS = {"search": "búsqueda", "chat": "consulta"}
+def feedback_summary(summary: Mapping[str, Any]) -> None:
+    """Totals, a bar per day (useful above, not useful below) and a table per materia."""
+    useful, bad = int(summary.get("useful") or 0), int(summary.get("notUseful") or 0)
+    cols = st.columns(3)
+    cols[0].metric("Útiles", count(useful))
+    cols[1].metric("No útiles", count(bad))
+    cols[2].metric("Proporción útil", pct(useful / (useful + bad)) if useful + bad else "—")
+    if not useful + bad:
+        st.caption("Sin opiniones en el periodo.")
+        return
+    days = [{"dia": d["key"], "opinion": label, "n": int(d[k])}
+            for d in summary.get("byDay") or []
+            for k, label in (("useful", "Útil"), ("notUseful", "No útil"))]  # fmt: skip
+    st.altair_chart(charts.feedback_days(days, "Opiniones por día"), key="monitoreo_feedback")
+    rows = [[m.get("key") or "Sin materia", m.get("useful"), m.get("notUseful")]
+            for m in summary.get("byMateria") or []]  # fmt: skip
+    st.dataframe(pd.DataFrame(rows, columns=["Materia", "Útiles", "No útiles"]),
+                 hide_index=True, key="monitoreo_feedback_materia")  # fmt: skip

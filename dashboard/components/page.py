@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from dashboard.components import api_status
-from dashboard.selection import Schema
 
 
 def ensure_router() -> None:
@@ -25,8 +26,9 @@ def ensure_router() -> None:
         st.rerun()
 
 
-def start(title: str, caption: str | None = None) -> Schema | None:
-    """Title and caption; the API's schema, or the page stops saying the API is down."""
+def start(title: str, caption: str | None = None) -> dict[str, Any] | None:
+    """Title and caption; the corpus statistics (the filters' options), or the page stops
+    saying the API is down."""
     ensure_router()
     st.title(title)
     if caption:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
-from dashboard.components import feedback
+from dashboard import client, export
+from dashboard.components import api_status, feedback
 from dashboard.formatting import (
     chars_span,
     count,
+    date_es,
     escape_md,
     lines_span,
     materias_label,
@@ -21,29 +22,6 @@ from dashboard.formatting import (
     tipo_label,
     year,
 )
-
-_CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
-
-
-def answer_markdown(answer: str, numbers: set[int]) -> tuple[str, list[int]]:
-    """The answer as markdown with each known [N] as a badge; phantom markers are dropped.
-
-    Returns the markdown and the phantom numbers removed.
-    """
-    phantoms: list[int] = []
-
-    def badge(match: re.Match[str]) -> str:
-        out = []
-        for part in re.split(r"\s*[,;]\s*", match.group(1)):
-            n = int(part)
-            if n in numbers:
-                out.append(f":blue-badge[\\[{n}\\]]")
-            elif n not in phantoms:
-                phantoms.append(n)
-        return " ".join(out)
-
-    text = _CITATION.sub(badge, escape_md(answer, keep_brackets=True))
-    return re.sub(r" +([.,;:])", r"\1", text), phantoms
 
 
 def badge_bar(numbers: Sequence[int], state_key: str, cited: set[int] | None = None) -> None:
@@ -67,8 +45,8 @@ def _select(state_key: str, n: int) -> None:
 
 
 def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
-    """Rubro, registro (linked to the SJF), época, año, tipo, vigencia, scores, fragments;
-    with ``log_id``, buttons to tell the API whether the reference was useful."""
+    """Rubro, registro (linked to the SJF), época, fecha, tipo, vigencia, scores, fragments,
+    the citation to copy and the full text; with ``log_id``, useful / not useful buttons."""
     registro = int(ref["registro"])
     with st.container(border=True, key=f"ref_panel_{registro}"):
         number = f"[{ref['number']}] " if ref.get("number") is not None else ""
@@ -76,14 +54,19 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
         url = ref.get("url") or tesis_url(registro)
         clave = f" · Clave: {escape_md(ref['clave'])}" if ref.get("clave") else ""
         st.markdown(f"Registro digital: [{registro}]({url}){clave}")
+        when = date_es(ref["fecha"]) if ref.get("fecha") else year(ref.get("anio"))
         facts = [
-            f"**Época:** {ref.get('epoca') or '—'}",
-            f"**Año:** {year(ref.get('anio'))}",
+            f"**Época:** {escape_md(ref.get('epoca') or '—')}",
+            f"**Fecha:** {when}",
             f"**Tipo:** {tipo_label(ref.get('tipo'))}",
-            f"**Materias:** {materias_label(ref.get('materias'))}",
+            f"**Materias:** {escape_md(materias_label(ref.get('materias')))}",
         ]
         st.markdown(" · ".join(facts))
         _status(ref.get("status"))
+        if ref.get("warning"):
+            st.markdown(f":orange-badge[Advertencia] {escape_md(str(ref['warning']))}")
+        if ref.get("partial"):
+            st.markdown(":orange-badge[Texto incompleto en la fuente]")
         fragments = list(ref.get("fragments") or [])
         cols = st.columns(3)
         cols[0].metric("Similitud", pct(ref.get("similarity")))
@@ -91,6 +74,18 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
         cols[2].metric("Fragmentos", count(ref.get("chunkCount") or len(fragments)))
         for fragment in fragments:
             _fragment(fragment)
+        full = api_status.attempt("Texto completo", client.tesis, registro) or {}
+        st.markdown("**Cita (estilo SJF)** · el botón de la esquina la copia")
+        st.code(export.citation({**full, **ref, "instancia": full.get("instancia")}),
+                language=None, wrap_lines=True)  # fmt: skip
+        if full.get("texto"):
+            with st.expander("Texto completo de la tesis", icon=":material/article:"):
+                if full.get("partial"):
+                    st.caption("Texto incompleto en la fuente.")
+                st.text(str(full["texto"]))
+                if full.get("precedentes"):
+                    st.caption("Precedentes")
+                    st.text(str(full["precedentes"]))
         if log_id:
             st.markdown("**¿Le fue útil esta referencia?**")
             feedback.buttons(log_id, registro)
@@ -122,11 +117,23 @@ def _fragment(fragment: Mapping[str, Any]) -> None:
         st.markdown("\n".join(f"> {escape_md(line)}" for line in text.splitlines() if line))
 
 
-def hit_as_reference(hit: Mapping[str, Any], number: int) -> dict[str, Any]:
-    """A search hit in the reference shape (its matched chunk as the one fragment)."""
-    chunk = dict(hit.get("chunk") or {})
-    fragment = {**chunk, "chunkIndex": chunk.get("index"), "similarity": hit.get("similarity")}
-    return {**hit, "number": number, "fragments": [fragment] if chunk else [], "chunkCount": 1}
+def group_by_registro(hits: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """Hits grouped per tesis, in the order of each tesis' best hit."""
+    groups: dict[int, list[Mapping[str, Any]]] = {}
+    for hit in hits:
+        groups.setdefault(int(hit["registro"]), []).append(hit)
+    return list(groups.values())
+
+
+def hits_as_reference(group: Sequence[Mapping[str, Any]], number: int) -> dict[str, Any]:
+    """The hits of one tesis in the reference shape: the best hit, every chunk a fragment."""
+    fragments = []
+    for hit in group:
+        chunk = dict(hit.get("chunk") or {})
+        if chunk:
+            fragments.append({**chunk, "chunkIndex": chunk.get("index"),
+                              "similarity": hit.get("similarity")})  # fmt: skip
+    return {**group[0], "number": number, "fragments": fragments, "chunkCount": len(group)}
 
 
 def first_per_registro(items: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

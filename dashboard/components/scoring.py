@@ -10,26 +10,32 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from dashboard.components.references import first_per_registro
-from dashboard.components.tables import rubro_last
-from dashboard.formatting import pct, score, status_text
+from dashboard.formatting import pct, tesis_url, vigencia_short, year
 
 BREAKDOWN_COLUMNS = [
-    "Pos.", "Pos. sin recencia", "Cambio", "Registro", "Rubro", "Año", "Época",
-    "Similitud", "Relevancia", "BM25", "Factor de recencia", "Factor de época",
-    "Impulso", "Puntuación final", "Vigencia",
+    "Pos.", "Cambio", "Registro", "Año", "Frag.", "Similitud", "Relevancia",
+    "Factor de recencia", "Factor de época", "Impulso", "Puntuación final", "Vigencia", "Rubro",
 ]  # fmt: skip
+LINK = st.column_config.LinkColumn(
+    "Registro", width=75, display_text=r"https://sjf2\.scjn\.gob\.mx/detalle/tesis/(\d+)",
+    help="Abre la tesis en el Semanario Judicial de la Federación",
+)  # fmt: skip
 BREAKDOWN_CONFIG = {
-    "Pos.": st.column_config.Column(width=40),
-    "Pos. sin recencia": st.column_config.Column("Sin rec.", width=60,
-                                                 help="Posición sin recencia (peso 0)"),
-    "Cambio": st.column_config.Column(width=60, help="Lo que la recencia mueve la tesis"),
-    "Año": st.column_config.Column(width=50),
-    "Época": st.column_config.Column(width=120),
-    "BM25": st.column_config.Column(width=55, help="Puntuación léxica"),
-    "Factor de recencia": st.column_config.Column("F. recencia", width=80),
-    "Factor de época": st.column_config.Column("F. época", width=70),
-    "Impulso": st.column_config.Column(width=60, help="Puntuación final / relevancia"),
-    "Puntuación final": st.column_config.Column("Final", width=70),
+    "Pos.": st.column_config.Column(width=40, help="Posición con recencia"),
+    "Cambio": st.column_config.Column(width=55, help="Lo que la recencia mueve la tesis "
+                                      "respecto de su posición sin recencia (peso 0)"),
+    "Registro": LINK,
+    "Año": st.column_config.Column(width=45),
+    "Frag.": st.column_config.Column(width=40, help="Fragmentos de la tesis entre los resultados"),
+    "Similitud": st.column_config.Column("Simil.", width=60, help="Similitud coseno"),
+    "Relevancia": st.column_config.Column("Relev.", width=60,
+                                          help="Lo que la recencia multiplica"),
+    "Factor de recencia": st.column_config.Column("F. rec.", width=60, help="Factor de recencia"),
+    "Factor de época": st.column_config.Column("F. ép.", width=55, help="Factor de época"),
+    "Impulso": st.column_config.Column(width=55, help="Puntuación final / relevancia"),
+    "Puntuación final": st.column_config.Column("Final", width=60),
+    "Vigencia": st.column_config.Column(width=90),
+    "Rubro": st.column_config.Column(width="large"),
 }  # fmt: skip
 _PERCENT = ["Similitud", "Relevancia", "Factor de recencia", "Factor de época", "Puntuación final"]
 
@@ -52,25 +58,25 @@ def _movement_style(value: str) -> str:
     return ""
 
 
-def breakdown_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    rows = [
-        [h.get("rank"), h.get("rankWithoutRecency"),
-         movement(h.get("rankWithoutRecency"), h.get("rank")),
-         h.get("registro"), h.get("rubro"), h.get("anio"), h.get("epoca"),
-         h.get("similarity"), h.get("relevance"), h.get("lexicalScore"),
-         h.get("recencyFactor"), h.get("epocaFactor"), h.get("boost"), h.get("finalScore"),
-         status_text(h.get("status"))]
-        for h in hits
-    ]  # fmt: skip
-    return rubro_last(pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS))
+def breakdown_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
+    """One row per tesis (its best hit); its other fragments are counted in «Frag.»."""
+    rows = []
+    for group in tesis:
+        h = group[0]
+        rows.append([
+            h.get("rank"), movement(h.get("rankWithoutRecency"), h.get("rank")),
+            tesis_url(int(h["registro"])), h.get("anio"), len(group),
+            h.get("similarity"), h.get("relevance"), h.get("recencyFactor"),
+            h.get("epocaFactor"), h.get("boost"), h.get("finalScore"),
+            vigencia_short(h.get("status")), h.get("rubro"),
+        ])  # fmt: skip
+    return pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS)
 
 
 def breakdown_styler(df: pd.DataFrame) -> Styler:
     """Percentages as people read them; rank changes green (up) or red (down)."""
     fmt: dict[str, Any] = dict.fromkeys(_PERCENT, pct)
-    fmt.update({"BM25": lambda v: score(v, 2), "Impulso": lambda v: f"× {v:.2f}"})
-    fmt["Año"] = lambda v: str(v)
-    fmt["Registro"] = lambda v: str(v)
+    fmt.update({"Impulso": lambda v: f"× {v:.2f}", "Año": year})
     return df.style.format(fmt, na_rep="—").map(_movement_style, subset=["Cambio"])
 
 
@@ -98,7 +104,15 @@ def comparison_from_searches(
     }
 
 
-SIDE_COLUMNS = ["Pos.", "Registro", "Rubro", "Año", "Puntuación final", "Cambio"]
+SIDE_COLUMNS = ["Pos.", "Cambio", "Registro", "Año", "Puntuación final", "Rubro"]
+SIDE_CONFIG = {
+    "Pos.": st.column_config.Column(width=40),
+    "Cambio": st.column_config.Column(width=55),
+    "Registro": LINK,
+    "Año": st.column_config.Column(width=45),
+    "Puntuación final": st.column_config.Column("Final", width=60),
+    "Rubro": st.column_config.Column(width="large"),
+}
 
 
 def side_frame(
@@ -115,15 +129,14 @@ def side_frame(
         info = titles.get(reg) or {}
         moved = movement(before.get(reg), item.get("rank") if after is None else after.get(reg))
         rows.append([
-            item.get("rank"), reg, item.get("rubro") or info.get("rubro"),
-            item.get("anio") or info.get("anio"), item.get("finalScore"), moved,
+            item.get("rank"), moved, tesis_url(reg), item.get("anio") or info.get("anio"),
+            item.get("finalScore"), item.get("rubro") or info.get("rubro"),
         ])  # fmt: skip
-    return rubro_last(pd.DataFrame(rows, columns=SIDE_COLUMNS))
+    return pd.DataFrame(rows, columns=SIDE_COLUMNS)
 
 
 def side_styler(df: pd.DataFrame) -> Styler:
-    fmt = {"Puntuación final": pct, "Año": lambda v: "—" if v is None else str(v),
-           "Registro": str}  # fmt: skip
+    fmt = {"Puntuación final": pct, "Año": year}
     return df.style.format(fmt, na_rep="—").map(_movement_style, subset=["Cambio"])
 
 
@@ -133,15 +146,16 @@ def rank_of(side: Sequence[Mapping[str, Any]]) -> dict[int, int]:
 
 def show_comparison(compare: Mapping[str, Any], result: Mapping[str, Any]) -> None:
     """Side by side: A (recency weight 0) and B (the chosen weight), rank changes coloured."""
-    titles = {int(h["registro"]): h for h in result.get("hits") or []}
+    titles = {int(h["registro"]): h for h in result.get("withoutRecency") or []}
+    titles.update({int(h["registro"]): h for h in result.get("hits") or []})
     rank_a, rank_b = rank_of(compare["a"]), rank_of(compare["b"])
     left, right = st.columns(2)
-    left.markdown("**Sin recencia** (peso 0 %): cómo la trata la recencia")
+    left.markdown("**Sin recencia** (sólo relevancia): cómo la trata la recencia")
     left.dataframe(side_styler(side_frame(compare["a"], rank_a, rank_b, titles)),
-                   hide_index=True, key="busqueda_side_a")  # fmt: skip
+                   hide_index=True, key="busqueda_side_a", column_config=SIDE_CONFIG)  # fmt: skip
     right.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
     right.dataframe(side_styler(side_frame(compare["b"], rank_a, None, titles)),
-                    hide_index=True, key="busqueda_side_b")  # fmt: skip
+                    hide_index=True, key="busqueda_side_b", column_config=SIDE_CONFIG)  # fmt: skip
     cols = st.columns(3)
     tau = compare.get("kendallTau")
     cols[0].metric("τ de Kendall", "—" if tau is None else f"{tau:.2f}",

@@ -8,11 +8,18 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard.components.tables import rubro_last
-from dashboard.formatting import date_es, status_text, tipo_label, vigencia_group
+from dashboard.components.scoring import LINK
+from dashboard.formatting import date_es, status_text, tesis_url, tipo_label, vigencia_group
 
-TABLE_COLUMNS = ["Fecha", "Registro", "Rubro", "Época", "Tipo", "Vigencia"]
-TABLE_CONFIG = {"Fecha": st.column_config.Column(width=190)}
+TABLE_COLUMNS = ["Fecha", "Registro", "Época", "Tipo", "Vigencia", "Rubro"]
+TABLE_CONFIG = {
+    "Fecha": st.column_config.Column(width=160),
+    "Registro": LINK,
+    "Época": st.column_config.Column(width=120),
+    "Tipo": st.column_config.Column(width=100),
+    "Vigencia": st.column_config.Column(width=140),
+    "Rubro": st.column_config.Column(width="large"),
+}
 
 
 def chart_rows(
@@ -40,6 +47,7 @@ def chart_rows(
                 "tipo": tipo_label(item.get("tipo")),
                 "vigencia": vigencia_group(item.get("status")),
                 "estado": status_text(item.get("status")),
+                "url": tesis_url(registro),
             }
         )
     if order is None:
@@ -49,8 +57,8 @@ def chart_rows(
 
 def table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     data = [
-        [date_es(r["fecha"]) if r["fecha_conocida"] else str(r["anio"]), r["registro"],
-         r["rubro"], r["epoca"], r["tipo"], r["estado"]]
+        [date_es(r["fecha"]) if r["fecha_conocida"] else str(r["anio"]), tesis_url(r["registro"]),
+         r["epoca"], r["tipo"], r["estado"], r["rubro"]]
         for r in rows
     ]  # fmt: skip
-    return rubro_last(pd.DataFrame(data, columns=TABLE_COLUMNS))
+    return pd.DataFrame(data, columns=TABLE_COLUMNS)

@@ -3,22 +3,11 @@
 import pandas as pd
 import streamlit as st
 
-from dashboard import client
 from dashboard.components import api_status, charts, page
-from dashboard.formatting import count, datetime_es, escape_md, year
+from dashboard.formatting import count, datetime_es, year
 
-schema = page.start("Corpus")
+stats = page.start("Corpus")
 api_status.refresh_button("corpus_refresh")
-
-stats = None
-if schema is None or schema.root_of("corpusStats"):
-    stats = api_status.attempt("Estadísticas del corpus", client.corpus_stats)
-elif api_status.offers(schema, "distribution", "Estadísticas del corpus (corpusStats)"):
-    groups = {"byEpoca": "EPOCA", "byMateria": "MATERIA", "byTipo": "TIPO", "byYear": "YEAR"}
-    stats = {
-        k: api_status.attempt("Distribución", client.distribution, g) for k, g in groups.items()
-    }
-    api_status.not_available("Huecos de cobertura e informe de carga", "corpusStats")
 
 if stats:
     total = stats.get("total") or sum(b["count"] for b in stats.get("byEpoca") or [])
@@ -39,14 +28,6 @@ if stats:
 
     st.subheader("Huecos de cobertura desde la reforma")
     gaps = stats.get("coverageGaps")
-    if gaps is None and (schema is None or schema.root_of("alerts")):
-        found = api_status.attempt("Alertas", client.alerts, 168) or []
-        notes = [
-            a["message"] for a in found if a.get("code") == "COVERAGE_GAP" and a.get("message")
-        ]
-        if notes:
-            st.caption("Según las alertas del monitoreo:")
-            st.markdown("\n".join(f"- {escape_md(n)}" for n in notes))
     if gaps:
         df = pd.DataFrame([[g.get("materia"), year(g.get("cutoffYear")), g.get("countSince")]
                            for g in gaps], columns=["Materia", "Año de corte", "Tesis desde el corte"])  # fmt: skip

@@ -4,17 +4,17 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.components import api_status, charts, filters, page, timeline
-from dashboard.formatting import count
+from dashboard.formatting import count, escape_md
 
-schema = page.start(
+stats = page.start(
     "Línea de tiempo",
     "Cada punto es una tesis: color por época, forma por vigencia (cruz = ya no vigente).",
 )
 
 with st.form("tiempo_form"):
     query = st.text_input("Consulta (opcional: sin consulta se usan sólo los filtros)",
-                          key="tiempo_query")  # fmt: skip
-    chosen = filters.filters("tiempo", schema, expanded=True)
+                          key="tiempo_query", max_chars=2000)  # fmt: skip
+    chosen = filters.filters("tiempo", stats, expanded=True)
     left, right = st.columns(2)
     limit = left.number_input("Tesis como máximo", 5, 200, 50, 5, key="tiempo_limit")
     order = right.radio("Orden", ["ASC", "DESC"], horizontal=True, key="tiempo_order",
@@ -23,24 +23,28 @@ with st.form("tiempo_form"):
     shown = st.form_submit_button("Mostrar", type="primary", key="tiempo_show")
 
 if shown:
-    if query.strip():
-        ask = {"query": query, "filters": chosen, "topK": min(int(limit), 50)}
-        found = api_status.attempt("Búsqueda", client.search, ask)
-        st.session_state["tiempo_items"] = found and found["hits"]
-        st.session_state["tiempo_sort"] = order  # hits come by relevance: sort them by date
+    st.session_state["tiempo_asked"] = query.strip()
+    if query.strip():  # on the topic, date-sorted over the whole filtered set
+        which = "earliest" if order == "ASC" else "latest"
+        found = api_status.attempt("Línea de tiempo", client.extreme, which, query, chosen,
+                                   int(limit))  # fmt: skip
+        st.session_state["tiempo_items"] = found and (found.get("hits") or found.get("items"))
+        st.session_state["tiempo_sort"] = order
         st.session_state["tiempo_total"] = None
-    elif api_status.offers(schema, "timeline", "Línea de tiempo por filtros (sin consulta)"):
+    else:
         ask = {"filters": chosen, "order": order, "limit": int(limit), "offset": 0}
-        page = api_status.attempt("Línea de tiempo", client.timeline, ask)
-        st.session_state["tiempo_items"] = page and page.get("items")
-        st.session_state["tiempo_total"] = page and page.get("total")
+        got = api_status.attempt("Línea de tiempo", client.timeline, ask)
+        st.session_state["tiempo_items"] = got and got.get("items")
+        st.session_state["tiempo_total"] = got and got.get("total")
         st.session_state["tiempo_sort"] = None  # already in date order
 
 items = st.session_state.get("tiempo_items")
 if items:
     rows = timeline.chart_rows(items, st.session_state.get("tiempo_sort"))
     total = st.session_state.get("tiempo_total")
-    st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else ""))
+    asked = st.session_state.get("tiempo_asked")
+    about = f" sobre «{escape_md(asked)}»" if asked else " bajo los filtros"
+    st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else "") + about)
     st.altair_chart(charts.timeline(rows), key="tiempo_chart")
     st.dataframe(timeline.table(rows), hide_index=True, key="tiempo_table",
                  column_config=timeline.TABLE_CONFIG)  # fmt: skip
@@ -56,7 +60,7 @@ with st.container(horizontal=True):
         w: st.button(label, key=f"tiempo_{w}", icon=icon) for w, (label, icon) in SHORTCUTS.items()
     }
 for which, (label, _) in SHORTCUTS.items():
-    if clicked[which] and api_status.offers(schema, which, label):
+    if clicked[which]:
         got = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
         st.session_state[f"tiempo_{which}_hits"] = got and (got.get("hits") or got.get("items"))
     if hits := st.session_state.get(f"tiempo_{which}_hits"):

@@ -52,7 +52,10 @@ DISCARDED = [{**_record(2), "registro": 240001, "code": "PRE_REFORM",
 
 def search_payload(*_: Any, **__: Any) -> dict[str, Any]:
     return {"__typename": "SearchPayload", "logId": "s-1",
-            "hits": [hit(0, 1, 2), hit(1, 2, 3), hit(2, 3, 1)], "discarded": DISCARDED,
+            "hits": [hit(0, 1, 2), hit(1, 2, 3), hit(2, 3, 1), {**hit(0, 1, 2), "chunk": {
+                **chunk(0), "index": 1, "text": "Segundo fragmento de la misma tesis."}}],
+            "withoutRecency": [hit(2, 1, 1), hit(0, 2, 2), hit(1, 3, 3)],
+            "discarded": DISCARDED,
             "intent": INTENT, "candidates": 106, "recencyWeight": 0.5, "profile": "default",
             "mode": "hybrid", "timings": {"embedMs": 5.0, "retrieveMs": 3.0, "scoreMs": 1.0}}  # fmt: skip
 
@@ -165,6 +168,13 @@ CORPUS = {"total": 1060, "chunks": 1931, "byEpoca": BUCKETS["EPOCA"], "byMateria
                          "rejected": 0, "warnings": 1}}  # fmt: skip
 
 
+FEEDBACK_SUMMARY = {"windowHours": 168, "useful": 5, "notUseful": 2,
+                    "byDay": [{"key": "2026-11-20", "useful": 3, "notUseful": 0},
+                              {"key": "2026-11-22", "useful": 2, "notUseful": 2}],
+                    "byMateria": [{"key": "Civil", "useful": 4, "notUseful": 1},
+                                  {"key": "", "useful": 1, "notUseful": 1}]}  # fmt: skip
+
+
 async def chat_stream(info: Any, input: Any) -> Any:
     """chatStream: the references, the answer in two pieces, then the checks."""
     yield {"chatStream": {"__typename": "ChatReferences", "references": CHAT["references"]}}
@@ -192,6 +202,7 @@ def root() -> dict[str, Any]:
         "chat": lambda info, input: CHAT,
         "chatStream": chat_stream,
         "compareRankings": lambda info, input: COMPARE,
+        "feedbackSummary": lambda info, windowHours=168: FEEDBACK_SUMMARY,
         "timeline": lambda info, input: TIMELINE,
         "earliest": lambda info, **kw: search_payload(),
         "latest": lambda info, **kw: TIMELINE,

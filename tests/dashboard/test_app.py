@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from dashboard import formatting, selection
+from dashboard import export, formatting, rendering, spanish
 from tests.dashboard.conftest import API_URL, assert_api_down
 from tests.dashboard.fake_api import FakeApi
 
@@ -41,5 +41,5 @@ def test_router_with_the_api_down(api_down) -> None:
 
 
 def test_doctests() -> None:
-    for module in (formatting, selection):
+    for module in (formatting, spanish, rendering, export):
         assert doctest.testmod(module).failed == 0, module.__name__

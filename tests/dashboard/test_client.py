@@ -1,4 +1,5 @@
-"""The client: documents valid against schema.graphql, URL/key from the environment, errors."""
+"""The client: static documents valid against schema.graphql, sent without introspection;
+URL and key from the environment; errors as ApiError."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import socket
 
 import httpx
 import pytest
+from graphql import build_schema, parse, validate
+from graphql.language import Lexer, Source, TokenKind
 
-from dashboard import client
-from dashboard.queries import SEARCH_RESPONSE
-from dashboard.selection import INTROSPECTION, Schema, operation, prune_input, render, sel
+from api.graphql.schema import MAX_TOKENS
+from dashboard import client, queries
 from tests.dashboard import canned
 from tests.dashboard.conftest import API_URL
-from tests.dashboard.fake_api import FakeApi
+from tests.dashboard.fake_api import SCHEMA_FILE, FakeApi
 
 CALLS = {
     "search": lambda: client.search({"query": "pensión", "topK": 3, "filters": {"materias": ["Civil"]}}),
@@ -22,52 +24,68 @@ CALLS = {
     "timeline": lambda: client.timeline({"order": "ASC", "limit": 5, "offset": 0}),
     "earliest": lambda: client.extreme("earliest", "pensión", None, 5),
     "latest": lambda: client.extreme("latest", None, {"epocas": ["Décima Época"]}, 5),
-    "distribution": lambda: client.distribution("EPOCA"),
-    "compareRankings": lambda: client.compare_rankings(
-        {"query": "pensión", "topK": 5, "a": {"recencyWeight": 0.0}, "b": {"recencyWeight": 0.5}}
-    ),
     "monitoring": lambda: client.monitoring(24),
     "searchLog": lambda: client.search_log(10),
     "feedback": lambda: client.feedback("log-1", 246545, True, "bien"),
     "corpusStats": lambda: client.corpus_stats(),
+    "feedbackSummary": lambda: client.feedback_summary(168),
 }  # fmt: skip
 
 
-def test_every_document_is_valid_against_the_sdl(monkeypatch) -> None:
-    """Each call the API offers validates and executes; the others raise ApiNotAvailable."""
+@pytest.mark.parametrize("root", sorted(queries.ALL))
+def test_each_document_is_valid_against_schema_graphql(root: str) -> None:
+    schema = build_schema(SCHEMA_FILE.read_text(encoding="utf-8"))
+    document = parse(queries.ALL[root])
+    assert validate(schema, document) == []
+    selected = [d.selection_set.selections[0].name.value for d in document.definitions  # type: ignore[attr-defined]
+                if d.kind == "operation_definition"]  # fmt: skip
+    assert selected == [root]
+
+
+@pytest.mark.parametrize("root", sorted(queries.ALL))
+def test_each_document_fits_the_api_token_limit(root: str) -> None:
+    lexer, tokens = Lexer(Source(queries.ALL[root])), 0
+    while lexer.advance().kind != TokenKind.EOF:
+        tokens += 1
+    assert tokens < MAX_TOKENS
+
+
+def test_chat_is_a_query_and_the_stream_a_subscription() -> None:
+    assert queries.CHAT.lstrip().startswith("query Chat(")
+    assert queries.CHAT_STREAM.lstrip().startswith("subscription ChatStream(")
+    assert queries.FEEDBACK.lstrip().startswith("mutation Feedback(")
+
+
+def test_every_call_runs_without_introspection(monkeypatch) -> None:
+    """Each client call executes against the SDL; nothing asks for ``__schema``."""
     fake = FakeApi(canned.root())
     monkeypatch.setattr(httpx, "post", fake.post)
     monkeypatch.setattr(client, "_subscribe", fake.subscribe)
-    roots = (fake.schema.query_type, fake.schema.mutation_type, fake.schema.subscription_type)
-    offered = {n for t in roots if t for n in t.fields}
     for root, call in CALLS.items():
-        if root in offered:
-            assert call() is not None, root
-        else:
-            with pytest.raises(client.ApiNotAvailable):
-                call()
+        assert call() is not None, root
     assert fake.errors == []
+    assert sorted({f for fields, _ in fake.calls for f in fields}) == sorted(CALLS)
 
 
-def test_search_payload_is_unwrapped(api: FakeApi) -> None:
-    payload = client.search({"query": "pensión"})
-    assert [h["registro"] for h in payload["hits"]] == [t[0] for t in canned.TESIS]
-    assert payload["intent"]["materia"] == "Civil"
-    assert payload["hits"][2]["status"]["porRegistro"] == 2006225
-
-
-def test_unknown_input_fields_are_not_sent(api: FakeApi) -> None:
-    client.search({"query": "pensión", "notAField": 1, "filters": {"materias": None, "x": 2}})
+def test_none_values_are_not_sent(api: FakeApi) -> None:
+    client.search({"query": "pensión", "recencyWeight": None, "filters": {"materias": None}})
     (sent,) = api.called("search")
     assert sent["input"] == {"query": "pensión", "filters": {}}
 
 
-def test_input_error_and_service_error(monkeypatch, api: FakeApi) -> None:
+def test_search_payload_is_unwrapped(api: FakeApi) -> None:
+    payload = client.search({"query": "pensión"})
+    assert [h["registro"] for h in payload["hits"][:3]] == [t[0] for t in canned.TESIS]
+    assert payload["intent"]["materia"] == "Civil"
+    assert [h["registro"] for h in payload["withoutRecency"]][0] == 246545
+
+
+def test_input_error_and_service_error(api: FakeApi) -> None:
     api.root["search"] = lambda *a, **k: {"__typename": "InputError", "field": "topK",
-                                         "message": "1..50"}  # fmt: skip
+                                         "message": "60 is outside 1..50"}  # fmt: skip
     with pytest.raises(client.ApiInputError) as exc:
         client.search({"query": "x"})
-    assert (exc.value.field, exc.value.message) == ("topK", "1..50")
+    assert (exc.value.field, exc.value.message) == ("topK", "60 is outside 1..50")
     api.root["search"] = lambda *a, **k: {"__typename": "ServiceError", "service": "store",
                                          "message": "down"}  # fmt: skip
     client.clear_cache()
@@ -75,13 +93,13 @@ def test_input_error_and_service_error(monkeypatch, api: FakeApi) -> None:
         client.search({"query": "y"})
 
 
-def test_results_are_cached(api: FakeApi) -> None:
+def test_results_are_cached_but_chat_is_not(api: FakeApi) -> None:
     client.search({"query": "pensión"})
     client.search({"query": "pensión"})
     assert len(api.called("search")) == 1
     client.chat({"question": "q"})
     client.chat({"question": "q"})
-    assert len(api.called("chat")) == 2  # never cached
+    assert len(api.called("chat")) == 2
 
 
 def test_url_and_key_come_from_the_environment(monkeypatch) -> None:
@@ -90,13 +108,13 @@ def test_url_and_key_come_from_the_environment(monkeypatch) -> None:
     seen: list[dict[str, str]] = []
     fake = FakeApi(canned.root())
 
-    def post(url: str, **kwargs):
+    def post(url, **kwargs):
         seen.append(kwargs.get("headers") or {})
         return fake.post(url, **kwargs)
 
     monkeypatch.setattr(httpx, "post", post)
     monkeypatch.setenv("VIGENCIA_API_KEY", "s3cret")
-    client.search({"query": "x"})
+    client.corpus_stats()
     assert seen and all(h == {"X-API-Key": "s3cret"} for h in seen)
 
 
@@ -107,7 +125,7 @@ def test_refused_connection_names_the_url(monkeypatch) -> None:
     url = f"http://127.0.0.1:{port}/graphql"
     monkeypatch.setenv("VIGENCIA_API_URL", url)
     with pytest.raises(client.ApiUnreachable) as exc:
-        client.capabilities()
+        client.corpus_stats()
     assert exc.value.url == url and "ConnectError" in exc.value.message
 
 
@@ -119,48 +137,8 @@ def test_non_graphql_answer_is_unreachable(monkeypatch) -> None:
 
     monkeypatch.setattr(httpx, "post", bad_gateway)
     with pytest.raises(client.ApiUnreachable, match="HTTP 502") as exc:
-        client.capabilities()
-    assert exc.value.url == API_URL
-
-
-def test_missing_root_field_without_introspection_is_not_available(monkeypatch) -> None:
-    def no_introspection(url: str, *, json, **_):
-        if "__schema" in json["query"]:
-            body = {"data": None, "errors": [{"message": "GraphQL introspection is not allowed"}]}
-        else:
-            body = {
-                "data": None,
-                "errors": [{"message": "Cannot query field 'corpusStats' on type 'Query'."}],
-            }
-        return httpx.Response(200, json=body, request=httpx.Request("POST", url))
-
-    monkeypatch.setattr(httpx, "post", no_introspection)
-    assert client.capabilities() is None
-    with pytest.raises(client.ApiNotAvailable) as exc:
         client.corpus_stats()
-    assert exc.value.feature == "corpusStats"
-
-
-def test_without_introspection_documents_are_sent_as_written() -> None:
-    fake = FakeApi(canned.root())
-    document, variables = operation(None, "search", SEARCH_RESPONSE, {"input": {"query": "x"}},
-                                    {"input": "SearchInput!"})  # fmt: skip
-    response = fake.post(API_URL, json={"query": document, "variables": variables})
-    assert fake.errors == [] and response.json()["data"]["search"]["hits"]
-
-
-def test_render_trims_to_the_schema() -> None:
-    fake = FakeApi(canned.root())
-    schema = Schema.from_introspection(
-        fake.post(API_URL, json={"query": INTROSPECTION}).json()["data"]
-    )
-    spec = sel("registro nope", status=sel("vigente gone"), missing=sel("x"))
-    assert render(spec, "SearchHit", schema) == "registro status { vigente }"
-    body = render(sel("message", hits=sel("registro")), "SearchResponse", schema)
-    assert body.startswith("__typename ... on SearchPayload { hits { registro } }")
-    assert "... on InputError { message }" in body
-    assert prune_input({"query": "q", "bogus": 1, "filters": {"anioMin": 1990, "zzz": 1}},
-                       "SearchInput", schema) == {"query": "q", "filters": {"anioMin": 1990}}  # fmt: skip
+    assert exc.value.url == API_URL
 
 
 def test_stream_events_in_order(api: FakeApi) -> None:

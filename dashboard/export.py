@@ -1,0 +1,104 @@
+"""What an analyst takes away: a citation in SJF style, the answer as Markdown, references as CSV.
+
+Pure: no Streamlit.
+
+>>> citation({"rubro": "PENSIÓN ALIMENTICIA.", "registro": 2006225, "clave": "P./J. 21/2014 (10a.)",
+...           "epoca": "Décima Época", "instancia": "Pleno", "tipo": "JURISPRUDENCIA", "anio": 2014})
+'PENSIÓN ALIMENTICIA. Registro digital: 2006225; Instancia: Pleno; Décima Época; Tesis: P./J. 21/2014 (10a.); Fuente: Gaceta del Semanario Judicial de la Federación; Año: 2014; Tipo: Jurisprudencia.'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dashboard.formatting import (
+    date_es,
+    epoca_order,
+    materias_label,
+    status_text,
+    tesis_url,
+    tipo_label,
+    year,
+)
+from dashboard.rendering import CITATION
+
+
+def fuente(epoca: str | None) -> str:
+    """The SJF publication of an época: the Gaceta from the Décima on, 'y su Gaceta' in the
+    Novena, the Semanario alone before."""
+    order = epoca_order(epoca or "")
+    if order >= 12:  # unknown época
+        return "Semanario Judicial de la Federación"
+    if order >= 9:
+        return "Gaceta del Semanario Judicial de la Federación"
+    if order == 8:
+        return "Semanario Judicial de la Federación y su Gaceta"
+    return "Semanario Judicial de la Federación"
+
+
+def citation(ref: Mapping[str, Any]) -> str:
+    """Rubro, registro digital, instancia, época, clave, fuente, date and tipo, SJF style."""
+    rubro = str(ref.get("rubro") or "").strip()
+    parts = [f"Registro digital: {ref.get('registro')}"]
+    if ref.get("instancia"):
+        parts.append(f"Instancia: {ref['instancia']}")
+    if ref.get("epoca"):
+        parts.append(str(ref["epoca"]))
+    if ref.get("materias"):
+        parts.append(f"Materia(s): {materias_label(ref['materias'])}")
+    if ref.get("clave"):
+        parts.append(f"Tesis: {ref['clave']}")
+    parts.append(f"Fuente: {fuente(ref.get('epoca'))}")
+    when = date_es(ref["fecha"]) if ref.get("fecha") else year(ref.get("anio"))
+    parts.append(f"{'Fecha' if ref.get('fecha') else 'Año'}: {when}")
+    parts.append(f"Tipo: {tipo_label(ref.get('tipo'))}")
+    return f"{rubro} {'; '.join(parts)}."
+
+
+def answer_markdown(question: str, result: Mapping[str, Any]) -> str:
+    """The question, the answer (its [N] kept) and each reference with citation and link."""
+    refs = list(result.get("references") or [])
+    known = {int(r["number"]) for r in refs}
+    answer = CITATION.sub(
+        lambda m: (
+            m.group(0)
+            if all(int(x) in known for x in m.group(1).replace(";", ",").split(","))
+            else ""
+        ),
+        str(result.get("answer") or ""),
+    )
+    lines = [f"# {question.strip()}", "", answer.strip() or "_Sin respuesta redactada._", ""]
+    lines += ["## Referencias", ""]
+    for ref in refs:
+        registro = int(ref["registro"])
+        url = ref.get("url") or tesis_url(registro)
+        lines.append(
+            f"[{ref['number']}] {citation(ref)} Vigencia: {status_text(ref.get('status'))}. <{url}>"
+        )
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+CSV_COLUMNS = ["N", "Registro digital", "Rubro", "Clave", "Época", "Año", "Fecha", "Tipo",
+               "Materias", "Vigencia", "Similitud", "Puntuación final", "Enlace SJF"]  # fmt: skip
+
+
+def references_csv(refs: Sequence[Mapping[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for r in refs:
+        registro = int(r["registro"])
+        writer.writerow([
+            r.get("number"), registro, r.get("rubro"), r.get("clave"), r.get("epoca"),
+            year(r.get("anio")), date_es(r.get("fecha")) if r.get("fecha") else "",
+            tipo_label(r.get("tipo")), materias_label(r.get("materias")),
+            status_text(r.get("status")),
+            "" if r.get("similarity") is None else f"{r['similarity']:.4f}",
+            "" if r.get("finalScore") is None else f"{r['finalScore']:.4f}",
+            r.get("url") or tesis_url(registro),
+        ])  # fmt: skip
+    return out.getvalue()

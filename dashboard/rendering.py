@@ -1,0 +1,151 @@
+"""The answer and its references as HTML: every text escaped, only our own links live.
+
+Pure: no Streamlit. A tesis text or a model's answer may hold Markdown or HTML (an image that
+the browser would fetch, a link, a fake badge); here it is all shown as text. The only links
+are the ones built here: each known ``[N]`` of the answer points at ``#ref-N``, the reference's
+``<details>`` element, which the browser opens in place when the link is followed; and the SJF
+link of each registro.
+
+>>> html, phantoms = answer_html("Procede [1][9].", {1: {"status": {"vigente": True}}})
+>>> 'href="#ref-1"' in html, phantoms
+(True, [9])
+>>> "<img" in answer_html("![x](http://h/p.png) <img src=x>", {})[0]
+False
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from dashboard.formatting import (
+    date_es,
+    lines_span,
+    materias_label,
+    pct,
+    status_text,
+    tesis_url,
+    tipo_label,
+    year,
+)
+
+CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+LINK = "color:#1565c0;font-weight:600;text-decoration:none"
+BADGE = "border-radius:4px;padding:0 5px;font-size:0.8em;font-weight:600;white-space:nowrap"
+NOT_IN_FORCE = f"{BADGE};background:#ffcdd2;color:#b71c1c"
+IN_FORCE = f"{BADGE};background:#c8e6c9;color:#1b5e20"
+WARNING = f"{BADGE};background:#ffe0b2;color:#e65100"
+
+
+def in_force(ref: Mapping[str, Any]) -> bool:
+    status = ref.get("status") or {}
+    return bool(status.get("vigente", True)) and status.get("estado") in (None, "vigente")
+
+
+def _cite(n: int, ref: Mapping[str, Any]) -> str:
+    title = escape(str(ref.get("rubro") or f"Referencia {n}")[:200], quote=True)
+    link = (
+        f'<a href="#ref-{n}" class="vg-cite" data-ref="{n}" title="{title}" '
+        f'style="{LINK}">[{n}]</a>'
+    )
+    if not in_force(ref):
+        link += f' <span class="vg-no-vigente" style="{NOT_IN_FORCE}">no vigente</span>'
+    return link
+
+
+def _inline(line: str, refs: Mapping[int, Mapping[str, Any]], phantoms: list[int]) -> str:
+    """One line: escaped, **bold** kept, known [N] as links, phantom [N] dropped."""
+    out: list[str] = []
+    last = 0
+    for match in CITATION.finditer(line):
+        out.append(_BOLD.sub(r"<strong>\1</strong>", escape(line[last : match.start()])))
+        cites = []
+        for part in re.split(r"\s*[,;]\s*", match.group(1)):
+            n = int(part)
+            if n in refs:
+                cites.append(_cite(n, refs[n]))
+            elif n not in phantoms:
+                phantoms.append(n)
+        out.append(" ".join(cites))
+        last = match.end()
+    out.append(_BOLD.sub(r"<strong>\1</strong>", escape(line[last:])))
+    return re.sub(r" +([.,;:])", r"\1", "".join(out)).strip()
+
+
+def answer_html(answer: str, refs: Mapping[int, Mapping[str, Any]]) -> tuple[str, list[int]]:
+    """The answer as HTML paragraphs and lists; the phantom numbers dropped."""
+    phantoms: list[int] = []
+    blocks: list[str] = []
+    items: list[str] = []
+
+    def close_list() -> None:
+        if items:
+            blocks.append("<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+            items.clear()
+
+    for raw in answer.splitlines():
+        if not raw.strip():
+            close_list()
+            continue
+        if _BULLET.match(raw):
+            items.append(_inline(_BULLET.sub("", raw, count=1), refs, phantoms))
+        else:
+            close_list()
+            blocks.append(f"<p>{_inline(raw, refs, phantoms)}</p>")
+    close_list()
+    return '<div class="vg-answer">' + "".join(blocks) + "</div>", phantoms
+
+
+def reference_html(ref: Mapping[str, Any], open_: bool = False) -> str:
+    """One reference as a ``<details id="ref-N">``: summary line, facts, status, fragments."""
+    n = int(ref["number"])
+    registro = int(ref["registro"])
+    url = escape(str(ref.get("url") or tesis_url(registro)), quote=True)
+    badge = (
+        f'<span style="{IN_FORCE}">Vigente</span>'
+        if in_force(ref)
+        else f'<span style="{NOT_IN_FORCE}">No vigente</span>'
+    )
+    extra = ""
+    if ref.get("warning"):
+        extra += f' <span style="{WARNING}">{escape(str(ref["warning"]))}</span>'
+    if ref.get("partial"):
+        extra += f' <span style="{WARNING}">texto incompleto en la fuente</span>'
+    summary = (
+        f'<summary style="cursor:pointer"><strong>[{n}]</strong> '
+        f"{escape(str(ref.get('rubro') or ''))} · {year(ref.get('anio'))} {badge}{extra}</summary>"
+    )
+    facts = [
+        f'Registro digital: <a href="{url}" target="_blank" rel="noopener">{registro}</a>',
+        f"Clave: {escape(str(ref.get('clave') or '—'))}",
+        escape(str(ref.get("epoca") or "—")),
+        f"Fecha: {escape(date_es(ref.get('fecha')) if ref.get('fecha') else year(ref.get('anio')))}",
+        f"Tipo: {escape(tipo_label(ref.get('tipo')))}",
+        f"Materias: {escape(materias_label(ref.get('materias')))}",
+        f"Similitud: {pct(ref.get('similarity'))}",
+        f"Puntuación final: {pct(ref.get('finalScore'))}",
+    ]
+    body = [f"<p>{' · '.join(facts)}</p>"]
+    if not in_force(ref):
+        body.append(f"<p><strong>{escape(status_text(ref.get('status')))}</strong></p>")
+    for fragment in ref.get("fragments") or []:
+        span = lines_span(fragment.get("startLine"), fragment.get("endLine"))
+        text = escape(str(fragment.get("text") or "").strip()).replace("\n", "<br>")
+        body.append(
+            f'<blockquote style="border-left:3px solid #90a4ae;margin:4px 0;padding:2px 10px">'
+            f"<small>{escape(span)}</small><br>{text}</blockquote>"
+        )
+    opened = " open" if open_ else ""
+    return (
+        f'<details id="ref-{n}" class="vg-ref"{opened} style="margin:4px 0;padding:4px 8px;'
+        f'border:1px solid #cfd8dc;border-radius:6px">{summary}{"".join(body)}</details>'
+    )
+
+
+def references_html(refs: Sequence[Mapping[str, Any]]) -> str:
+    return "".join(reference_html(r) for r in refs)
