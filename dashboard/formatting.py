@@ -188,7 +188,11 @@ def temporal_mode_label(mode: str | None) -> str:
     return _TEMPORAL_MODES.get(mode, str(mode))
 
 
-_PROFILES = {"DEFAULT": "Predeterminado", "SEED": "Semilla (seed 000)", "GENERIC": "Genérico"}
+_PROFILES = {
+    "DEFAULT": "Predeterminado",
+    "SEED": "Semilla (diseño original)",
+    "GENERIC": "Genérico",
+}
 _RETRIEVAL = {
     "HYBRID": "Híbrida (BM25 + vectores)",
     "VECTOR": "Vectorial",

@@ -8,6 +8,10 @@ from tests.dashboard.conftest import assert_api_down, frame, texts
 from tests.dashboard.fake_api import FakeApi
 
 
+def url(registro: int) -> str:
+    return f"https://sjf2.scjn.gob.mx/detalle/tesis/{registro}"
+
+
 def _search(at, query: str = "pensión alimenticia", first_run: bool = True):
     if first_run:
         at.run()
@@ -19,32 +23,51 @@ def _search(at, query: str = "pensión alimenticia", first_run: bool = True):
 def test_breakdown_intent_discarded_and_comparison(api: FakeApi, page) -> None:
     at = _search(page("busqueda"))
     assert not at.exception and not at.error and not api.errors
+    (call,) = api.called("search")  # one search: the API returns the ranking without recency
+    assert "recencyWeight" not in call["input"]  # «Automático»: the API decides
 
     breakdown = frame(at, "Factor de recencia")
-    for column in ("Similitud", "Factor de recencia", "Factor de época", "Puntuación final",
-                   "Pos.", "Pos. sin recencia", "Cambio"):  # fmt: skip
+    for column in ("Similitud", "Factor de época", "Puntuación final", "Pos.", "Cambio", "Frag."):
         assert column in breakdown.columns
-    assert list(breakdown["Registro"]) == [h[0] for h in canned.TESIS]
+    # one row per tesis: the fourth hit is a second fragment of the first tesis
+    assert list(breakdown["Registro"]) == [url(h[0]) for h in canned.TESIS]
+    assert list(breakdown["Frag."]) == [2, 1, 1]
     assert list(breakdown["Cambio"]) == ["↑ 1", "↑ 1", "↓ 2"]
+    assert list(breakdown["Vigencia"]) == ["Vigente", "Vigente", "Superada"]
 
     shown = texts(at)
     assert "Materia detectada: Civil" in shown and "Año de corte: 2011" in shown
     assert "Intención temporal: La más reciente" in shown
-    discarded = frame(at, "Código")
-    assert list(discarded["Código"]) == ["PRE_REFORM"]
-    assert "Motivo" in discarded.columns
+    assert "Peso de la recencia aplicado: 50 %" in shown
+    assert "Tesis: 3" in shown and "Fragmentos: 4" in shown
+    assert "Resultados de: «pensión alimenticia»" in shown
+    discarded = frame(at, "Regla")
+    assert list(discarded["Regla"]) == ["Anterior a la reforma"]
 
     side_a = frame(at, *SIDE_COLUMNS, exact=True)
     side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
-    assert list(side_a["Registro"]) == [246545, 2031616]
-    assert list(side_a["Cambio"]) == ["sale", "↑ 1"]
-    assert list(side_b["Registro"]) == [2031616, 2023695]
-    assert list(side_b["Cambio"]) == ["↑ 1", "nuevo"]
-    assert "τ de Kendall: 0.33" in shown and "Entran con recencia: 1" in shown
+    assert list(side_a["Registro"]) == [url(246545), url(2031616), url(2023695)]
+    assert list(side_a["Cambio"]) == ["↓ 2", "↑ 1", "↑ 1"]
+    assert list(side_b["Registro"]) == [url(2031616), url(2023695), url(246545)]
+    assert "Entran con recencia: 0" in shown
 
-    (compare,) = api.called("compareRankings")
-    assert compare["input"]["a"] == {"recencyWeight": 0.0, "profile": "DEFAULT"}
-    assert compare["input"]["b"] == {"recencyWeight": 0.5, "profile": "DEFAULT"}
+
+def test_a_moved_weight_is_sent(api: FakeApi, page) -> None:
+    at = page("busqueda")
+    at.run()
+    at.select_slider(key="busqueda_recency").set_value(0.8)
+    _search(at, first_run=False)
+    assert api.called("search")[0]["input"]["recencyWeight"] == 0.8
+
+
+def test_an_input_error_is_spanish_and_clears_nothing_stale(api: FakeApi, page) -> None:
+    at = _search(page("busqueda"))
+    api.root["search"] = lambda *a, **k: {"__typename": "InputError", "field": "topK",
+                                         "message": "60 is outside 1..50"}  # fmt: skip
+    _search(at, "otra consulta", first_run=False)
+    assert not at.exception
+    assert at.warning[0].value == "Resultados: 60 está fuera del intervalo 1 a 50."
+    assert not [d for d in at.dataframe if "Factor de recencia" in d.value.columns]
 
 
 def test_settings_reach_search(api: FakeApi, page) -> None:
@@ -65,6 +88,9 @@ def test_hit_badge_opens_its_panel(api: FakeApi, page) -> None:
     at = _search(page("busqueda"))
     badges = [b for b in at.button if (b.key or "").startswith("busqueda_ref_")]
     assert len(badges) == 3
+    at.button(key="busqueda_ref_1").click()
+    at.run()
+    assert "Fragmento 2 · líneas 1–2" in texts(at)  # both fragments of the first tesis
     at.button(key="busqueda_ref_2").click()
     at.run()
     assert "Registro digital: [2023695](https://sjf2.scjn.gob.mx/detalle/tesis/2023695)" in texts(
@@ -73,19 +99,6 @@ def test_hit_badge_opens_its_panel(api: FakeApi, page) -> None:
     at.button(key="fb_s-1:2023695_True").click()
     at.run()
     assert api.called("feedback") == [{"logId": "s-1", "registro": 2023695, "useful": True}]
-
-
-def test_without_compare_rankings_two_searches_are_compared(api: FakeApi, page) -> None:
-    if "compareRankings" in api.schema.query_type.fields:
-        del api.schema.query_type.fields["compareRankings"]
-    at = _search(page("busqueda"))
-    assert not at.exception and not at.error
-    assert "no disponible aún" in texts(at) and "`compareRankings`" in texts(at)
-    weights = [c["input"].get("recencyWeight") for c in api.called("search")]
-    assert weights == [0.5, 0.0]
-    side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
-    assert list(side_b["Registro"]) == [h[0] for h in canned.TESIS]
-    assert set(side_b["Cambio"]) == {"="}
 
 
 def test_empty_query_is_not_sent(api: FakeApi, page) -> None:

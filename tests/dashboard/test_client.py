@@ -77,7 +77,7 @@ def test_search_payload_is_unwrapped(api: FakeApi) -> None:
     payload = client.search({"query": "pensión"})
     assert [h["registro"] for h in payload["hits"][:3]] == [t[0] for t in canned.TESIS]
     assert payload["intent"]["materia"] == "Civil"
-    assert [h["registro"] for h in payload["withoutRecency"]][0] == 246545
+    assert payload["withoutRecency"][0]["registro"] == 246545
 
 
 def test_input_error_and_service_error(api: FakeApi) -> None:

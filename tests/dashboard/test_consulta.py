@@ -1,4 +1,4 @@
-"""Consulta: the answer's [N] badges, the reference panel, the citation check, the mode."""
+"""Consulta: the answer's [N] links, the reference panel, the citation check, the mode."""
 
 from __future__ import annotations
 
@@ -18,27 +18,72 @@ def _badges(at):
     return [b for b in at.button if (b.key or "").startswith("consulta_ref_")]
 
 
-def test_badges_open_the_reference_panel(api, page) -> None:
+def _html(at) -> str:
+    return "\n".join(e.proto.body for e in at.get("html"))
+
+
+def test_inline_links_open_their_reference_in_place(api, page) -> None:
     at = _ask(page("consulta"))
     assert not at.exception and not at.error and not api.errors
+    html = _html(at)
+    assert 'href="#ref-1"' in html and 'href="#ref-2"' in html
+    assert "#ref-7" not in html and "[7]" not in html  # the phantom [7] is removed
+    for n in (1, 2, 3):
+        assert f'<details id="ref-{n}"' in html
+    assert "https://sjf2.scjn.gob.mx/detalle/tesis/246545" in html
+    assert "Respuesta a: «¿Procede modificar la pensión provisional?»" in texts(at)
 
-    badges = _badges(at)
-    assert len(badges) == len(canned.CHAT["references"])
-    assert [b.label for b in badges] == ["[1]", "[2]", "[3]"]
-    answer = next(m.value for m in at.markdown if "pensión provisional" in m.value)
-    assert ":blue-badge[\\[1\\]]" in answer and ":blue-badge[\\[2\\]]" in answer
-    assert "7" not in answer  # the phantom [7] is removed
-    assert "Registro digital" not in texts(at)  # no panel until a badge is clicked
+
+def test_a_superseded_reference_is_marked_on_every_bullet(api, page) -> None:
+    api.root["chat"] = lambda info, input: {
+        **canned.CHAT, "answer": "- Primero [3].\n- Segundo [1].\n- Tercero [3][1].",
+        "citationCheck": {**canned.CHAT["citationCheck"], "valid": [1, 3], "cited": [1, 3]},
+    }  # fmt: skip
+    at = _ask(page("consulta"))
+    answer = next(e.proto.body for e in at.get("html") if "vg-answer" in e.proto.body)
+    bullets = answer.split("<li>")[1:]
+    assert len(bullets) == 3
+    assert ["vg-no-vigente" in b for b in bullets] == [True, False, True]
+
+
+def test_text_from_the_api_is_never_markup(api, page) -> None:
+    hostile = ("![x](http://evil.example/p.png) [entre](http://evil.example/) "
+               ":red-badge[NO VIGENTE] <img src=http://evil.example/i.png> [1]")  # fmt: skip
+    ref = {**canned.reference(0), "fragments": [{**canned.reference(0)["fragments"][0],
+                                                 "text": hostile}]}  # fmt: skip
+    api.root["chat"] = lambda info, input: {**canned.CHAT, "answer": hostile, "references": [ref]}
+    at = _ask(page("consulta"))
+    assert not at.exception
+    html = _html(at)
+    assert "<img" not in html and 'href="http://evil' not in html
+    assert "&lt;img" in html and 'href="#ref-1"' in html
+    markdown = "\n".join(m.value for m in at.markdown)
+    assert "evil.example" not in markdown and ":red-badge[NO" not in markdown
+
+
+def test_badges_open_the_panel_with_citation_and_full_text(api, page) -> None:
+    at = _ask(page("consulta"))
+    assert [b.label for b in _badges(at)] == ["[1]", "[2]", "[3]"]
+    assert "Registro digital: [" not in texts(at)  # no panel until a badge is clicked
 
     at.button(key="consulta_ref_3").click()
     at.run()
     shown = texts(at)
     assert "Registro digital: [246545](https://sjf2.scjn.gob.mx/detalle/tesis/246545)" in shown
     assert "Superada por 2006225 (P./J. 21/2014 (10a.)) desde 28 de abril de 2014" in shown
-    assert "[2006225](https://sjf2.scjn.gob.mx/detalle/tesis/2006225)" in shown
-    assert "Fragmento 1 · líneas 1–2 · caracteres 0–" in shown
-    assert "Similitud: 84.0 %" in shown and "Puntuación final: 40.0 %" in shown
-    assert "**Época:** Séptima Época · **Año:** 1987 · **Tipo:** Aislada" in shown
+    assert "**Época:** Séptima Época · **Fecha:** 1987 · **Tipo:** Aislada" in shown
+    (citation,) = [c.value for c in at.code if "Registro digital: 246545" in c.value]
+    assert citation.startswith("ALIMENTOS. UNA VEZ FIJADA LA PENSIÓN PROVISIONAL")
+    assert "Instancia: Primera Sala; Séptima Época" in citation
+    assert "Fuente: Semanario Judicial de la Federación" in citation
+    assert api.called("tesis") == [{"registro": 246545}]
+    assert "Texto completo de la tesis" in [e.label for e in at.expander]
+
+
+def test_exports(api, page) -> None:
+    at = _ask(page("consulta"))
+    buttons = {b.proto.label: b for b in at.get("download_button")}
+    assert set(buttons) == {"Exportar en Markdown", "Exportar referencias (CSV)"}
 
 
 def test_reference_feedback(api, page) -> None:
@@ -60,53 +105,56 @@ def test_mode_and_citation_check_are_shown(api, page) -> None:
     assert "Cobertura de citas: 67 %" in shown
     assert "Citas fantasma eliminadas: 1" in shown
     assert "Referencias sin citar: 1" in shown
-    assert "[7]" in shown  # listed as removed
     assert "Referencias citadas: 2" in shown
+    assert "Peso de la recencia aplicado: 50 %" in shown
 
 
-def test_question_and_settings_reach_chat(api, page) -> None:
+def test_an_answer_citing_nothing_is_flagged(api, page) -> None:
+    api.root["chat"] = lambda info, input: {
+        **canned.CHAT, "mode": "FULL_TEXT", "ragUsed": True, "model": "m", "llmError": None,
+        "answer": "Texto sin citas.",
+        "citationCheck": {"cited": [], "valid": [], "phantom": [], "uncited": [1, 2, 3],
+                          "coverage": 0.0},
+    }  # fmt: skip
+    at = _ask(page("consulta"))
+    assert "no cita ninguna referencia" in at.warning[0].value
+    assert "transcrito por el modelo de lenguaje" in texts(at)
+
+
+def test_settings_reach_chat(api, page) -> None:
     at = page("consulta")
     at.run()
     at.multiselect(key="consulta_materias").set_value(["Civil"])
-    at.slider(key="consulta_recency").set_value(0.8)
     _ask(at, first_run=False)
-    (call,) = api.called("chatStream")  # the API streams: the page subscribes
+    (call,) = api.called("chat")
     sent = call["input"]
-    assert sent["question"] == "¿Procede modificar la pensión provisional?"
-    assert sent["recencyWeight"] == 0.8 and sent["maxReferences"] == 5
-    assert sent["filters"] == {"materias": ["Civil"]}
+    assert sent == {
+        "question": "¿Procede modificar la pensión provisional?",
+        "filters": {"materias": ["Civil"]},
+        "maxReferences": 5,
+        "includeSuperseded": False,
+    }  # fmt: skip  (no recencyWeight: «Automático»)
+    at.select_slider(key="consulta_recency").set_value(0.8)
+    at.checkbox(key="consulta_superseded").check()
+    _ask(at, first_run=False)
+    sent = api.called("chat")[-1]["input"]
+    assert sent["recencyWeight"] == 0.8 and sent["includeSuperseded"] is True
 
 
 def test_empty_question_is_not_sent(api, page) -> None:
     at = _ask(page("consulta"), "  ")
     assert at.warning[0].value == "Escriba una pregunta."
-    assert not api.called("chat") and not api.called("chatStream")
+    assert not api.called("chat")
 
 
-def test_without_streaming_the_page_calls_chat(api, page) -> None:
-    api.schema.subscription_type = None  # an API that does not stream
-    at = _ask(page("consulta"))
-    assert not at.exception and not at.error and not api.errors
-    assert len(api.called("chat")) == 1 and not api.called("chatStream")
-    assert len(_badges(at)) == len(canned.CHAT["references"])
-
-
-def test_stream_failure_is_shown(api, page) -> None:
-    async def broken(info, input):
-        yield {"chatStream": {"__typename": "ServiceError", "service": "llm", "message": "caído"}}
-
-    api.root["chatStream"] = broken
+def test_service_failure_is_spanish(api, page) -> None:
+    api.root["chat"] = lambda info, input: {"__typename": "ServiceError", "service": "llm",
+                                            "message": "upstream 500 at http://u:p@h/"}  # fmt: skip
     at = _ask(page("consulta"))
     assert not at.exception
-    assert "El servicio «llm» de la API falló: caído" in at.error[0].value
-
-
-def test_without_chat_the_page_lists_search_hits(api, page) -> None:
-    del api.schema.query_type.fields["chat"]  # as before chat landed
-    at = _ask(page("consulta"))
-    assert not at.exception and not at.error
-    assert "no disponible aún" in texts(at) and "`chat`" in texts(at)
-    assert len(_badges(at)) == 3
+    assert at.error[0].value == (
+        "Falló el modelo de lenguaje de la API. Intente de nuevo en unos momentos."
+    )
 
 
 def test_api_down(api_down, page) -> None:

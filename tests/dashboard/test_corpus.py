@@ -26,18 +26,6 @@ def test_counts_gaps_and_ingest(api: FakeApi, page) -> None:
     assert "Advertencias: 1" in shown
 
 
-def test_distribution_fallback_without_corpus_stats(api: FakeApi, page) -> None:
-    api.schema.query_type.fields.pop("corpusStats", None)
-    at = page("corpus")
-    at.run()
-    assert not at.exception and not at.error
-    assert "`corpusStats`" in texts(at)
-    groups = sorted(c["groupBy"] for c in api.called("distribution"))
-    assert groups == ["EPOCA", "MATERIA", "TIPO", "YEAR"]
-    assert len(charts(at)) == 4
-    assert "- ninguna tesis de Agraria desde 1992 (corte de la reforma)" in texts(at)
-
-
 def test_api_down(api_down, page) -> None:
     at = page("corpus")
     at.run()

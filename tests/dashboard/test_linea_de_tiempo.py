@@ -20,30 +20,47 @@ def _show(at, query: str = ""):
 def test_filters_only_use_the_timeline(api: FakeApi, page) -> None:
     at = page("linea_de_tiempo")
     at.run()
-    at.multiselect(key="tiempo_epocas").set_value(["Séptima Época", "Décima Época"])
+    at.multiselect(key="tiempo_epocas").set_value(["Séptima Época", "Undécima Época"])
     at.radio(key="tiempo_order").set_value("DESC")
     at.button(key="tiempo_show").click()
     at.run()
     assert not at.exception and not at.error and not api.errors
     (call,) = api.called("timeline")
-    assert call["input"] == {"filters": {"epocas": ["Séptima Época", "Décima Época"]},
+    assert call["input"] == {"filters": {"epocas": ["Séptima Época", "Undécima Época"]},
                              "order": "DESC", "limit": 50, "offset": 0}  # fmt: skip
 
     (chart,) = charts(at)
     encoding = chart["encoding"]
     assert encoding["color"]["field"] == "epoca" and encoding["shape"]["field"] == "vigencia"
     table = frame(at, "Fecha", "Registro", "Vigencia")
-    assert list(table["Registro"]) == [246545, 2023695, 2031616]
+    assert list(table["Registro"]) == [
+        f"https://sjf2.scjn.gob.mx/detalle/tesis/{r}" for r in (246545, 2023695, 2031616)
+    ]
     assert list(table["Fecha"])[:2] == ["1987", "5 de noviembre de 2021"]
     assert table["Vigencia"][0].startswith("Superada por 2006225")
-    assert "3 tesis de 120" in texts(at)
+    assert "3 tesis de 120 bajo los filtros" in texts(at)
+    assert encoding["href"]["field"] == "url"
 
 
-def test_a_query_places_its_hits(api: FakeApi, page) -> None:
+def test_a_query_is_date_sorted_over_the_whole_set(api: FakeApi, page) -> None:
+    """«Más antiguas primero» on a topic asks ``earliest`` (the whole filtered set, on the
+    topic), not the top hits of a search re-sorted."""
     at = _show(page("linea_de_tiempo"), "pensión alimenticia")
-    assert not api.called("timeline")
-    assert api.called("search")[0]["input"]["query"] == "pensión alimenticia"
+    assert not api.called("timeline") and not api.called("search")
+    assert api.called("earliest") == [{"query": "pensión alimenticia", "limit": 50}]
     assert len(frame(at, "Fecha", "Registro")) == len(canned.TESIS)
+    assert "sobre «pensión alimenticia»" in texts(at)
+
+
+def test_year_slider_and_epocas_come_from_the_corpus(api: FakeApi, page) -> None:
+    at = page("linea_de_tiempo")
+    at.run()
+    assert at.slider(key="tiempo_anios").min == 1987
+    assert at.multiselect(key="tiempo_epocas").options == [
+        "Séptima Época",
+        "Novena Época",
+        "Undécima Época",
+    ]
 
 
 def test_earliest_and_latest_shortcuts(api: FakeApi, page) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dashboard.components import monitoring
 from tests.dashboard import canned
 from tests.dashboard.conftest import assert_api_down, charts, frame, texts
 from tests.dashboard.fake_api import FakeApi
@@ -14,21 +15,23 @@ def test_histogram_distributions_and_alerts(api: FakeApi, page) -> None:
     assert api.called("monitoring") == [{"windowHours": 168}]
 
     titles = [c.get("title") for c in charts(at)]
-    assert titles == ["Impulso = puntuación final / relevancia", "Proporción por año"]
+    assert titles == [
+        "Impulso = puntuación final / relevancia",
+        "Proporción por año",
+        "Opiniones por día",
+    ]
     epocas = frame(at, "Recuperadas", "Citadas", "Corpus")
     assert list(epocas.index) == ["Séptima Época", "Undécima Época"]
     materias = frame(at, "Materia", "Búsquedas", "Anteriores a la reforma")
     assert list(materias["Materia"]) == ["Civil", "Sin materia"]
 
     shown = texts(at)
-    assert "Búsquedas y consultas: 12" in shown and "Registro de búsquedas: ok" in shown
+    assert "Búsquedas y consultas: 12" in shown and "Registro de búsquedas: correcto" in shown
     assert "Anteriores a 2000: 40.0 %" in shown and "Sin vigencia: 5.0 %" in shown
     assert "Resultados: 96" in shown
-    for alert in canned.MONITORING["alerts"]:
-        assert f"**{alert['code']}**".replace("_", "\\_") in shown
-    assert ":red-badge[crítica] **SUPERSEDED\\_TOP1** · 1 veces" in shown
+    assert ":orange-badge[advertencia] **Hueco de cobertura**\n" in shown + "\n"  # no "0 veces"
     assert "Primera vez: 20 de noviembre de 2026, 10:00" in shown
-    assert ":orange-badge[advertencia] **COVERAGE\\_GAP**\n" in shown + "\n"  # no "0 veces"
+    assert "COVERAGE_GAP" not in shown and "COVERAGE\\_GAP" not in shown
     assert "ninguna tesis de Agraria desde 1992 (corte de la reforma)" in shown
     assert [e.label for e in at.expander] == ["Consultas de ejemplo (1)"] * 2
 
@@ -46,11 +49,11 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
     at.run()
     log = frame(at, "Fecha", "Pregunta", "Peso de la recencia")
     assert list(log["Pregunta"]) == ["pensión alimenticia", "amparo directo"]
-    hits = frame(at, "Pos.", "Registro", "Vigencia", "Factor de recencia")
+    hits = frame(at, "Pos.", "Registro", "Vigencia", "F. rec.")
     assert list(hits["Vigencia"]) == ["Vigente", "Superada"]
     shown = texts(at)
     assert "Registro 246545" in shown
-    assert "Descartada 240001 (1980): PRE_REFORM — Anterior a la reforma" in shown
+    assert "Descartada 240001 (1980): Anterior a la reforma — Anterior a la reforma" in shown
     assert "Gracias: opinión registrada (útil)." in shown  # stored with the log entry
     at.text_input(key="log_comment_log-1").input("La segunda está superada")
     at.button(key="fb_log-1:246545_False").click()
@@ -64,14 +67,25 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
     assert not [b for b in at.button if (b.key or "").startswith("fb_log-1:2031616")]
 
 
-def test_without_monitoring_the_page_says_so(api: FakeApi, page) -> None:
-    for name in ("monitoring", "searchLog"):
-        api.schema.query_type.fields.pop(name, None)
+def test_feedback_summary(api: FakeApi, page) -> None:
     at = page("monitoreo")
     at.run()
-    assert not at.exception and not at.error
+    assert api.called("feedbackSummary") == [{"windowHours": 168}]
     shown = texts(at)
-    assert "`monitoring`" in shown and "`searchLog`" in shown and "no disponible aún" in shown
+    assert "Útiles: 5" in shown and "No útiles: 2" in shown and "Proporción útil: 71.4 %" in shown
+    by_materia = frame(at, "Materia", "Útiles", "No útiles")
+    assert list(by_materia["Materia"]) == ["Civil", "Sin materia"]
+    days = next(c for c in charts(at) if c.get("title") == "Opiniones por día")
+    assert days["mark"]["type"] == "bar"
+
+
+def test_years_without_data_are_gaps() -> None:
+    """Every year between the first and the last gets a row; one without data has no share,
+    so the line breaks there instead of drawing a flat segment."""
+    rows = monitoring.temporal_rows(canned.MONITORING["temporalSeries"], "byYear")
+    cited = {r["key"]: r["share"] for r in rows if r["series"] == "Citadas"}
+    assert len(cited) == 2021 - 1987 + 1
+    assert cited["1987"] == 4 / 6 and cited["2000"] is None and cited["2021"] == 2 / 6
 
 
 def test_api_down(api_down, page) -> None:
