@@ -13,13 +13,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
-from api import __version__
+from api import __version__, graphiql
 from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
 from api.graphql.schema import build_schema
@@ -51,6 +51,10 @@ class VigenciaGraphQL(GraphQL[Context, None]):
             recorder=s.recorder,
             log=s.log,
         )
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        """GraphiQL from the vendored files (``api.graphiql``), never from a CDN."""
+        return HTMLResponse(graphiql.PAGE)
 
     def decode_json(self, data: str | bytes) -> object:
         """``json.loads``, with what strawberry would let through as a 500 raised as invalid
@@ -131,6 +135,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         Route("/graphql", graphql, methods=["GET", "POST"]),
         WebSocketRoute("/graphql", graphql),
     ]
+    if settings.graphiql:
+        routes.append(graphiql.assets_route())
     middleware = [
         Middleware(
             CORSMiddleware,
