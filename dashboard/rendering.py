@@ -2,9 +2,9 @@
 
 Pure: no Streamlit. A tesis text or a model's answer may hold Markdown or HTML (an image that
 the browser would fetch, a link, a fake badge); here it is all shown as text. The only links
-are the ones built here: each known ``[N]`` of the answer points at ``#ref-N``, the reference's
-``<details>`` element, which the browser opens in place when the link is followed; and the SJF
-link of each registro.
+are the ones built here: each known ``[N]`` of the answer points at ``#ref-N``, an element inside the
+reference's closed ``<details>``, which the browser opens in place when the link is followed
+(the HTML standard's "ancestor details revealing"); and the SJF link of each registro.
 
 >>> html, phantoms = answer_html("Procede [1][9].", {1: {"status": {"vigente": True}}})
 >>> 'href="#ref-1"' in html, phantoms
@@ -130,7 +130,8 @@ def reference_html(ref: Mapping[str, Any], open_: bool = False) -> str:
         f"Similitud: {pct(ref.get('similarity'))}",
         f"Puntuación final: {pct(ref.get('finalScore'))}",
     ]
-    body = [f"<p>{' · '.join(facts)}</p>"]
+    # The id sits inside the closed <details>: following #ref-N reveals (opens) its ancestor.
+    body = [f'<p id="ref-{n}">{" · ".join(facts)}</p>']
     if not in_force(ref):
         body.append(f"<p><strong>{escape(status_text(ref.get('status')))}</strong></p>")
     for fragment in ref.get("fragments") or []:
@@ -142,7 +143,7 @@ def reference_html(ref: Mapping[str, Any], open_: bool = False) -> str:
         )
     opened = " open" if open_ else ""
     return (
-        f'<details id="ref-{n}" class="vg-ref"{opened} style="margin:4px 0;padding:4px 8px;'
+        f'<details class="vg-ref" data-ref="{n}"{opened} style="margin:4px 0;padding:4px 8px;'
         f'border:1px solid #cfd8dc;border-radius:6px">{summary}{"".join(body)}</details>'
     )
 

@@ -72,10 +72,13 @@ def _run(args: list[str], env: Mapping[str, str]) -> None:
 
 
 @contextmanager
-def running_stack(workdir: Path, notes: bool = False) -> Iterator[Stack]:
-    """Ingest the bundled corpus into ``workdir``, start the API and the dashboard; stop both."""
+def running_stack(
+    workdir: Path, notes: bool = False, api_env: Mapping[str, str] | None = None
+) -> Iterator[Stack]:
+    """Ingest the bundled corpus into ``workdir``, start the API (``api_env`` added to its
+    environment) and the dashboard; stop both."""
     data_dir = workdir / "var"
-    env = clean_env(VIGENCIA_DATA_DIR=str(data_dir), VIGENCIA_HOST=HOST)
+    env = clean_env(VIGENCIA_DATA_DIR=str(data_dir), VIGENCIA_HOST=HOST, **(api_env or {}))
     _run([str(BIN / "vigencia"), "ingest", "--quiet", str(ROOT / "data" / "tesis.jsonl")], env)
     if notes:
         _run(

@@ -29,7 +29,7 @@ def test_inline_links_open_their_reference_in_place(api, page) -> None:
     assert 'href="#ref-1"' in html and 'href="#ref-2"' in html
     assert "#ref-7" not in html and "[7]" not in html  # the phantom [7] is removed
     for n in (1, 2, 3):
-        assert f'<details id="ref-{n}"' in html
+        assert f'<details class="vg-ref" data-ref="{n}"' in html and f'id="ref-{n}"' in html
     assert "https://sjf2.scjn.gob.mx/detalle/tesis/246545" in html
     assert "Respuesta a: «¿Procede modificar la pensión provisional?»" in texts(at)
 
