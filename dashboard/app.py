@@ -13,9 +13,7 @@ if str(ROOT.parent) not in sys.path:  # `streamlit run dashboard/app.py` without
 
 from dashboard import client  # noqa: E402
 
-st.set_page_config(
-    page_title="Vigencia · Jurisprudencia", page_icon="⚖️", layout="wide"
-)
+st.set_page_config(page_title="Vigencia · Jurisprudencia", page_icon="⚖️", layout="wide")
 
 PAGES = [
     st.Page(
