@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components.scoring import LINK
-from dashboard.formatting import pct, tesis_url, year
+from dashboard.formatting import escape_md, pct, tesis_url, year
 from dashboard.spanish import CODES, code_label
 
 
@@ -17,12 +17,14 @@ def intent_summary(intent: Mapping[str, Any] | None) -> None:
     """The materia and temporal intent the API detected, with the words that triggered it."""
     if not intent:
         return
-    cols = st.columns(4)
-    cols[0].metric("Materia detectada", intent.get("materia") or "Ninguna")
     temporal = intent.get("temporal")
-    cols[1].metric("Intención temporal", TEMPORAL.get(temporal or "", temporal or "Ninguna"))
-    cols[2].metric("Año de corte", year(intent.get("cutoffYear")))
-    cols[3].metric("Peso de la recencia aplicado", pct(intent.get("recencyWeight"), 0))
+    facts = [
+        f"Materia detectada: {escape_md(str(intent.get('materia') or 'Ninguna'))}",
+        f"Intención temporal: {TEMPORAL.get(temporal or '', temporal or 'Ninguna')}",
+        f"Año de corte: {year(intent.get('cutoffYear'))}",
+        f"Peso de la recencia aplicado: {pct(intent.get('recencyWeight'), 0)}",
+    ]
+    st.markdown(" · ".join(facts))
     triggers = [
         ("materia", intent.get("materiaTriggers")),
         ("temporal", intent.get("temporalTriggers")),
@@ -54,7 +56,7 @@ TEMPORAL = {"earliest": "La más antigua", "latest": "La más reciente", "curren
 
 
 DISCARDED_COLUMNS = [
-    "Registro", "Año", "Regla", "Motivo", "Similitud", "Puntuación final", "Rubro",
+    "Registro", "Año", "Regla", "Motivo", "Similitud", "Rubro",
 ]  # fmt: skip
 RULES_HELP = " · ".join(
     f"{label}: {text}"
@@ -64,11 +66,10 @@ RULES_HELP = " · ".join(
 DISCARDED_CONFIG = {
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
-    "Regla": st.column_config.Column(width=140, help=RULES_HELP),
-    "Motivo": st.column_config.Column(width=200),
-    "Similitud": st.column_config.Column("Simil.", width=60),
-    "Puntuación final": st.column_config.Column("Final", width=60),
-    "Rubro": st.column_config.Column(width="large"),
+    "Regla": st.column_config.Column(width=130, help=RULES_HELP),
+    "Motivo": st.column_config.Column(width=190),
+    "Similitud": st.column_config.Column("Simil.", width=55),
+    "Rubro": st.column_config.Column(width="medium"),
 }
 
 
@@ -78,7 +79,7 @@ def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     discarded = list(reversed(unique.values()))
     rows = [
         [tesis_url(int(d["registro"])), year(d.get("anio")), code_label(d.get("code")),
-         d.get("reason"), pct(d.get("similarity")), pct(d.get("finalScore")), d.get("rubro")]
+         d.get("reason"), pct(d.get("similarity")), d.get("rubro")]
         for d in discarded
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)
@@ -99,14 +100,15 @@ def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[i
     if not check:
         return
     phantoms = sorted({*map(int, check.get("phantom") or []), *phantoms_removed})
-    cols = st.columns(4)
-    cols[0].metric("Cobertura de citas", pct(check.get("coverage"), 0))
     valid = check.get("valid")
-    cols[1].metric(
-        "Referencias citadas", len(valid if valid is not None else check.get("cited") or [])
-    )
-    cols[2].metric("Citas fantasma eliminadas", len(phantoms))
-    cols[3].metric("Referencias sin citar", len(check.get("uncited") or []))
+    cited = len(valid if valid is not None else check.get("cited") or [])
+    facts = [
+        f"Cobertura de citas: {pct(check.get('coverage'), 0)}",
+        f"Referencias citadas: {cited}",
+        f"Citas fantasma eliminadas: {len(phantoms)}",
+        f"Referencias sin citar: {len(check.get('uncited') or [])}",
+    ]
+    st.markdown(" · ".join(facts))
     if phantoms:
         listed = ", ".join(f"[{n}]" for n in phantoms)
         st.caption(f"Citas a referencias inexistentes, quitadas de la respuesta: {listed}")

@@ -21,11 +21,10 @@ def buttons(
     if key in done:
         st.caption("Gracias: opinión registrada (" + ("útil" if done[key] else "no útil") + ").")
         return
-    left, right, _ = st.columns([1, 1, 4])
-    options = ((left, True, "Útil", ":material/thumb_up:"),
-               (right, False, "No útil", ":material/thumb_down:"))  # fmt: skip
-    for column, useful, label, icon in options:
-        if column.button(label, key=f"fb_{key}_{useful}", icon=icon):
+    row = st.container(horizontal=True)
+    options = ((True, "Útil", ":material/thumb_up:"), (False, "No útil", ":material/thumb_down:"))
+    for useful, label, icon in options:
+        if row.button(label, key=f"fb_{key}_{useful}", icon=icon):
             sent = api_status.attempt(
                 "Opinión", client.feedback, log_id, registro, useful, comment or None
             )

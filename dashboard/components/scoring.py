@@ -13,8 +13,12 @@ from dashboard.components.references import first_per_registro
 from dashboard.formatting import pct, tesis_url, vigencia_short, year
 
 BREAKDOWN_COLUMNS = [
-    "Pos.", "Cambio", "Registro", "Año", "Frag.", "Similitud", "Relevancia",
-    "Factor de recencia", "Factor de época", "Impulso", "Puntuación final", "Vigencia", "Rubro",
+    "Pos.", "Cambio", "Registro", "Año", "Relevancia", "Factor de recencia", "Puntuación final",
+    "Vigencia", "Rubro",
+]  # fmt: skip
+FACTOR_COLUMNS = [
+    "Pos.", "Registro", "Frag.", "Similitud", "BM25", "Relevancia", "Factor de recencia",
+    "Factor de época", "Impulso", "Puntuación final",
 ]  # fmt: skip
 LINK = st.column_config.LinkColumn(
     "Registro", width=75, display_text=r"https://sjf2\.scjn\.gob\.mx/detalle/tesis/(\d+)",
@@ -33,9 +37,10 @@ BREAKDOWN_CONFIG = {
     "Factor de recencia": st.column_config.Column("F. rec.", width=60, help="Factor de recencia"),
     "Factor de época": st.column_config.Column("F. ép.", width=55, help="Factor de época"),
     "Impulso": st.column_config.Column(width=55, help="Puntuación final / relevancia"),
+    "BM25": st.column_config.Column(width=50, help="Puntuación léxica (BM25)"),
     "Puntuación final": st.column_config.Column("Final", width=60),
-    "Vigencia": st.column_config.Column(width=90),
-    "Rubro": st.column_config.Column(width="large"),
+    "Vigencia": st.column_config.Column(width=85),
+    "Rubro": st.column_config.Column(width="medium"),
 }  # fmt: skip
 _PERCENT = ["Similitud", "Relevancia", "Factor de recencia", "Factor de época", "Puntuación final"]
 
@@ -59,25 +64,38 @@ def _movement_style(value: str) -> str:
 
 
 def breakdown_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
-    """One row per tesis (its best hit); its other fragments are counted in «Frag.»."""
+    """One row per tesis (its best hit): position, change, the main factors, vigencia."""
     rows = []
     for group in tesis:
         h = group[0]
         rows.append([
             h.get("rank"), movement(h.get("rankWithoutRecency"), h.get("rank")),
-            tesis_url(int(h["registro"])), h.get("anio"), len(group),
-            h.get("similarity"), h.get("relevance"), h.get("recencyFactor"),
-            h.get("epocaFactor"), h.get("boost"), h.get("finalScore"),
-            vigencia_short(h.get("status")), h.get("rubro"),
+            tesis_url(int(h["registro"])), h.get("anio"), h.get("relevance"),
+            h.get("recencyFactor"), h.get("finalScore"), vigencia_short(h.get("status")),
+            h.get("rubro"),
         ])  # fmt: skip
     return pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS)
 
 
+def factors_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
+    """Every factor of each tesis' best hit, and how many of its fragments were found."""
+    rows = []
+    for group in tesis:
+        h = group[0]
+        rows.append([
+            h.get("rank"), tesis_url(int(h["registro"])), len(group), h.get("similarity"),
+            h.get("lexicalScore"), h.get("relevance"), h.get("recencyFactor"),
+            h.get("epocaFactor"), h.get("boost"), h.get("finalScore"),
+        ])  # fmt: skip
+    return pd.DataFrame(rows, columns=FACTOR_COLUMNS)
+
+
 def breakdown_styler(df: pd.DataFrame) -> Styler:
     """Percentages as people read them; rank changes green (up) or red (down)."""
-    fmt: dict[str, Any] = dict.fromkeys(_PERCENT, pct)
-    fmt.update({"Impulso": lambda v: f"× {v:.2f}", "Año": year})
-    return df.style.format(fmt, na_rep="—").map(_movement_style, subset=["Cambio"])
+    fmt: dict[str, Any] = {k: pct for k in _PERCENT if k in df.columns}
+    fmt.update({"Impulso": lambda v: f"× {v:.2f}", "Año": year, "BM25": lambda v: f"{v:.2f}"})
+    styled = df.style.format({k: f for k, f in fmt.items() if k in df.columns}, na_rep="—")
+    return styled.map(_movement_style, subset=["Cambio"]) if "Cambio" in df else styled
 
 
 def comparison_from_searches(
@@ -104,14 +122,13 @@ def comparison_from_searches(
     }
 
 
-SIDE_COLUMNS = ["Pos.", "Cambio", "Registro", "Año", "Puntuación final", "Rubro"]
+SIDE_COLUMNS = ["Pos.", "Cambio", "Registro", "Año", "Puntuación final"]
 SIDE_CONFIG = {
     "Pos.": st.column_config.Column(width=40),
     "Cambio": st.column_config.Column(width=55),
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
     "Puntuación final": st.column_config.Column("Final", width=60),
-    "Rubro": st.column_config.Column(width="large"),
 }
 
 
@@ -130,7 +147,7 @@ def side_frame(
         moved = movement(before.get(reg), item.get("rank") if after is None else after.get(reg))
         rows.append([
             item.get("rank"), moved, tesis_url(reg), item.get("anio") or info.get("anio"),
-            item.get("finalScore"), item.get("rubro") or info.get("rubro"),
+            item.get("finalScore"),
         ])  # fmt: skip
     return pd.DataFrame(rows, columns=SIDE_COLUMNS)
 

@@ -32,12 +32,15 @@ with st.form("busqueda_form"):
     mode = cols[3].selectbox("Recuperación", MODES, key="busqueda_mode",
                              format_func=retrieval_label)  # fmt: skip
     extra = st.columns(3)
-    superseded = extra[0].selectbox("Tesis que perdieron vigencia", list(SUPERSEDED),
+    superseded = extra[0].selectbox("Tesis sin vigencia", list(SUPERSEDED),
+                                    help="Tesis que perdieron vigencia según las notas del SJF.",
                                     format_func=SUPERSEDED.get, key="busqueda_superseded")  # fmt: skip
-    temporal = extra[1].selectbox("Preguntas de orden (más antigua / reciente)", TEMPORAL,
+    temporal = extra[1].selectbox("Preguntas de orden", TEMPORAL,
+                                  help="Cómo se ordenan «la más antigua» o «la más reciente».",
                                   format_func=temporal_mode_label, key="busqueda_temporal")  # fmt: skip
-    rules = extra[2].checkbox("Aplicar reglas de vigencia (corte por reforma, pre-Novena)",
-                              value=True, key="busqueda_rules")  # fmt: skip
+    rules = extra[2].checkbox("Reglas de vigencia", value=True, key="busqueda_rules",
+                              help="Descartar lo anterior a la reforma de la materia y a la "
+                              "Novena Época.")  # fmt: skip
     searched = st.form_submit_button("Buscar", type="primary", key="busqueda_search")
 
 if searched and query.strip():
@@ -59,9 +62,10 @@ if result:
         st.info(result.get("abstainReason") or "Ninguna tesis responde a la consulta.",
                 icon=":material/block:")  # fmt: skip
     cols = st.columns(4)
-    cols[0].metric("Candidatos puntuados", result.get("candidates", "—"))
-    cols[1].metric("Peso de la recencia aplicado", pct(result.get("recencyWeight"), 0),
-                   help="Automático: el peso que la API eligió para esta consulta.")  # fmt: skip
+    cols[0].metric("Candidatos", result.get("candidates", "—"),
+                   help="Fragmentos puntuados antes del corte")  # fmt: skip
+    cols[1].metric("Peso aplicado", pct(result.get("recencyWeight"), 0),
+                   help="Peso de la recencia que la API aplicó (el suyo en «Automático»).")  # fmt: skip
     cols[2].metric("Tesis", len(tesis))
     cols[3].metric("Fragmentos", len(hits))
     timings = result.get("timings") or {}
@@ -78,6 +82,9 @@ if result:
     frame = scoring.breakdown_frame(tesis)
     st.dataframe(scoring.breakdown_styler(frame), hide_index=True, key="busqueda_breakdown",
                  column_config=scoring.BREAKDOWN_CONFIG)  # fmt: skip
+    with st.expander("Todos los factores de cada tesis"):
+        st.dataframe(scoring.breakdown_styler(scoring.factors_frame(tesis)), hide_index=True,
+                     key="busqueda_factors", column_config=scoring.BREAKDOWN_CONFIG)  # fmt: skip
     if tesis:
         st.caption("Detalle de cada tesis (sus fragmentos, la cita y el texto completo):")
         numbered = {i + 1: references.hits_as_reference(group, i + 1)

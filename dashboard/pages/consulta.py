@@ -15,11 +15,11 @@ with st.form("consulta_form"):
     question = st.text_area("Pregunta", key="consulta_question", height=90,
                             max_chars=MAX_QUESTION_CHARS)  # fmt: skip
     chosen = filters.filters("consulta", stats)
-    left, mid, right = st.columns(3)
+    left, right = st.columns(2)
     with left:
         weight = filters.recency_control("consulta_recency")
-    max_refs = mid.number_input("Referencias como máximo", 1, 20, 5, key="consulta_max_refs")
-    superseded = right.checkbox(
+    max_refs = right.number_input("Referencias como máximo", 1, 20, 5, key="consulta_max_refs")
+    superseded = st.checkbox(
         "Incluir tesis que perdieron vigencia",
         key="consulta_superseded",
         help="Sin marcar, la respuesta no usa criterios superados, abandonados o sustituidos.",

@@ -1,7 +1,8 @@
 """Screenshots of every dashboard page for the README: ``python -m tests.browser.screenshots``.
 
 Starts the API (bundled corpus and validity notes) and the dashboard on loopback, drives Debian's
-Chromium headless and writes ``docs/img/<page>.png``.
+Chromium headless and writes ``docs/img/<page>.png`` (1400 px wide) and
+``docs/img/<page>_1024.png`` (1024 px, a small laptop), each as tall as the page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 QUESTION = "¿Cuál es el criterio vigente sobre la suspensión provisional en el amparo?"
+WIDTHS = {"": 1400, "_1024": 1024}
 SEARCH = "suspensión provisional en el amparo"
 TIMELINE = "interés superior del menor"
 TIMEOUT = 60_000
@@ -32,11 +34,13 @@ def _settle(page: Page) -> None:
     page.wait_for_timeout(2000)
 
 
-def _fit_height(page: Page) -> None:
+def _fit_height(page: Page, width: int) -> None:
     """Grow the viewport to the page's content (Streamlit scrolls inside its main area)."""
     page.mouse.move(5, 5)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.wait_for_timeout(1000)
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": 1440, "height": min(int(height) + 40, 7000)})
+    page.set_viewport_size({"width": width, "height": min(int(height) + 40, 9000)})
     page.wait_for_timeout(1500)
     page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
     page.wait_for_timeout(300)
@@ -45,6 +49,7 @@ def _fit_height(page: Page) -> None:
 def consulta(page: Page) -> None:
     page.get_by_label("Pregunta").fill(QUESTION)
     page.get_by_role("button", name="Preguntar").click()
+    page.locator(".vg-answer a.vg-cite").first.click(timeout=TIMEOUT)  # opens in place
     page.get_by_role("button", name="[1]", exact=True).click(timeout=TIMEOUT)
     page.locator("[class*='st-key-ref_panel_']").wait_for(timeout=TIMEOUT)
 
@@ -96,15 +101,16 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for name in args.pages:
                 path, act = PAGES[name]
-                page = browser.new_page(viewport={"width": 1440, "height": 900}, locale="es-MX")
+                page = browser.new_page(viewport={"width": 1400, "height": 900}, locale="es-MX")
                 page.goto(f"{stack.dashboard_url}/{path}", wait_until="domcontentloaded")
                 page.get_by_role("heading").first.wait_for(timeout=TIMEOUT)
                 _settle(page)
                 act(page)
                 _settle(page)
-                _fit_height(page)
-                page.screenshot(path=str(out / f"{name}.png"))
-                print(f"wrote {out / name}.png", file=sys.stderr)
+                for suffix, width in WIDTHS.items():
+                    _fit_height(page, width)
+                    page.screenshot(path=str(out / f"{name}{suffix}.png"))
+                    print(f"wrote {out / name}{suffix}.png", file=sys.stderr)
                 page.close()
         finally:
             browser.close()

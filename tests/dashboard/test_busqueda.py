@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dashboard.components.scoring import SIDE_COLUMNS
+from dashboard.components.scoring import BREAKDOWN_COLUMNS, SIDE_COLUMNS
 from tests.dashboard import canned
 from tests.dashboard.conftest import assert_api_down, frame, texts
 from tests.dashboard.fake_api import FakeApi
@@ -26,12 +26,12 @@ def test_breakdown_intent_discarded_and_comparison(api: FakeApi, page) -> None:
     (call,) = api.called("search")  # one search: the API returns the ranking without recency
     assert "recencyWeight" not in call["input"]  # «Automático»: the API decides
 
-    breakdown = frame(at, "Factor de recencia")
-    for column in ("Similitud", "Factor de época", "Puntuación final", "Pos.", "Cambio", "Frag."):
-        assert column in breakdown.columns
+    breakdown = frame(at, "Cambio", "Factor de recencia")
+    assert list(breakdown.columns) == list(BREAKDOWN_COLUMNS)
     # one row per tesis: the fourth hit is a second fragment of the first tesis
     assert list(breakdown["Registro"]) == [url(h[0]) for h in canned.TESIS]
-    assert list(breakdown["Frag."]) == [2, 1, 1]
+    factors = frame(at, "Frag.", "Factor de época", "Impulso", "BM25", "Similitud")
+    assert list(factors["Frag."]) == [2, 1, 1]
     assert list(breakdown["Cambio"]) == ["↑ 1", "↑ 1", "↓ 2"]
     assert list(breakdown["Vigencia"]) == ["Vigente", "Vigente", "Superada"]
 
