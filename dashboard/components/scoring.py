@@ -13,8 +13,7 @@ from dashboard.components.references import first_per_registro
 from dashboard.formatting import pct, tesis_url, vigencia_short, year
 
 BREAKDOWN_COLUMNS = [
-    "Pos.", "Cambio", "Registro", "Año", "Relevancia", "Factor de recencia", "Puntuación final",
-    "Vigencia", "Rubro",
+    "Pos.", "Cambio", "Registro", "Año", "Puntuación final", "Vigencia", "Rubro",
 ]  # fmt: skip
 FACTOR_COLUMNS = [
     "Pos.", "Registro", "Frag.", "Similitud", "BM25", "Relevancia", "Factor de recencia",
@@ -25,7 +24,7 @@ LINK = st.column_config.LinkColumn(
     help="Abre la tesis en el Semanario Judicial de la Federación",
 )  # fmt: skip
 BREAKDOWN_CONFIG = {
-    "Pos.": st.column_config.Column(width=40, help="Posición con recencia"),
+    "Pos.": st.column_config.Column(width=40, help="Posición de la tesis con recencia"),
     "Cambio": st.column_config.Column(width=55, help="Lo que la recencia mueve la tesis "
                                       "respecto de su posición sin recencia (peso 0)"),
     "Registro": LINK,
@@ -63,16 +62,19 @@ def _movement_style(value: str) -> str:
     return ""
 
 
-def breakdown_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
-    """One row per tesis (its best hit): position, change, the main factors, vigencia."""
+def breakdown_frame(
+    tesis: Sequence[Sequence[Mapping[str, Any]]], without: Sequence[Mapping[str, Any]] = ()
+) -> pd.DataFrame:
+    """One row per tesis: its position, what recency did to it (against its position in the
+    ranking ``without`` recency), its final score and vigencia."""
+    before = {int(h["registro"]): i + 1 for i, h in enumerate(first_per_registro(without))}
     rows = []
-    for group in tesis:
+    for position, group in enumerate(tesis, start=1):
         h = group[0]
+        registro = int(h["registro"])
         rows.append([
-            h.get("rank"), movement(h.get("rankWithoutRecency"), h.get("rank")),
-            tesis_url(int(h["registro"])), h.get("anio"), h.get("relevance"),
-            h.get("recencyFactor"), h.get("finalScore"), vigencia_short(h.get("status")),
-            h.get("rubro"),
+            position, movement(before.get(registro), position), tesis_url(registro),
+            h.get("anio"), h.get("finalScore"), vigencia_short(h.get("status")), h.get("rubro"),
         ])  # fmt: skip
     return pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS)
 

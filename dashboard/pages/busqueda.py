@@ -79,7 +79,7 @@ if result:
     st.subheader("Intención detectada")
     explain.intent_summary(result.get("intent"))
     st.subheader("Desglose de la puntuación, por tesis")
-    frame = scoring.breakdown_frame(tesis)
+    frame = scoring.breakdown_frame(tesis, result.get("withoutRecency") or [])
     st.dataframe(scoring.breakdown_styler(frame), hide_index=True, key="busqueda_breakdown",
                  column_config=scoring.BREAKDOWN_CONFIG)  # fmt: skip
     with st.expander("Todos los factores de cada tesis"):

@@ -26,7 +26,7 @@ def test_breakdown_intent_discarded_and_comparison(api: FakeApi, page) -> None:
     (call,) = api.called("search")  # one search: the API returns the ranking without recency
     assert "recencyWeight" not in call["input"]  # «Automático»: the API decides
 
-    breakdown = frame(at, "Cambio", "Factor de recencia")
+    breakdown = frame(at, "Cambio", "Vigencia", "Rubro")
     assert list(breakdown.columns) == list(BREAKDOWN_COLUMNS)
     # one row per tesis: the fourth hit is a second fragment of the first tesis
     assert list(breakdown["Registro"]) == [url(h[0]) for h in canned.TESIS]
@@ -67,7 +67,7 @@ def test_an_input_error_is_spanish_and_clears_nothing_stale(api: FakeApi, page) 
     _search(at, "otra consulta", first_run=False)
     assert not at.exception
     assert at.warning[0].value == "Resultados: 60 está fuera del intervalo 1 a 50."
-    assert not [d for d in at.dataframe if "Factor de recencia" in d.value.columns]
+    assert not [d for d in at.dataframe if "Cambio" in d.value.columns]
 
 
 def test_settings_reach_search(api: FakeApi, page) -> None:
