@@ -56,7 +56,7 @@ TEMPORAL = {"earliest": "La más antigua", "latest": "La más reciente", "curren
 
 
 DISCARDED_COLUMNS = [
-    "Registro", "Año", "Regla", "Motivo", "Similitud", "Rubro",
+    "Registro", "Año", "Regla", "Motivo", "Rubro",
 ]  # fmt: skip
 RULES_HELP = " · ".join(
     f"{label}: {text}"
@@ -66,9 +66,8 @@ RULES_HELP = " · ".join(
 DISCARDED_CONFIG = {
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
-    "Regla": st.column_config.Column(width=130, help=RULES_HELP),
-    "Motivo": st.column_config.Column(width=190),
-    "Similitud": st.column_config.Column("Simil.", width=55),
+    "Regla": st.column_config.Column(width=120, help=RULES_HELP),
+    "Motivo": st.column_config.Column(width=150),
     "Rubro": st.column_config.Column(width="medium"),
 }
 
@@ -79,7 +78,7 @@ def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     discarded = list(reversed(unique.values()))
     rows = [
         [tesis_url(int(d["registro"])), year(d.get("anio")), code_label(d.get("code")),
-         d.get("reason"), pct(d.get("similarity")), d.get("rubro")]
+         d.get("reason"), d.get("rubro")]
         for d in discarded
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)

@@ -24,20 +24,19 @@ from dashboard.formatting import (
 from dashboard.spanish import code_help, code_label, word
 
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
-LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Perfil", "Peso de la recencia"]
+LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Peso de la recencia"]
 LOG_CONFIG = {
-    "Fecha": st.column_config.Column(width=170),
-    "Pregunta": st.column_config.Column(width="large"),
-    "Materia": st.column_config.Column(width=100),
-    "Temporal": st.column_config.Column(width=100),
-    "Perfil": st.column_config.Column(width=100),
-    "Peso de la recencia": st.column_config.Column("Recencia", width=70),
+    "Fecha": st.column_config.Column(width=175),
+    "Pregunta": st.column_config.Column(width=150),
+    "Materia": st.column_config.Column(width=80),
+    "Temporal": st.column_config.Column(width=90),
+    "Peso de la recencia": st.column_config.Column("Recencia", width=60),
 }
 
 
 def histogram_rows(histograms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [
-        {"profile": h.get("profile") or "—", **b} for h in histograms for b in h.get("bins") or []
+        {"profile": word(h.get("profile")), **b} for h in histograms for b in h.get("bins") or []
     ]
 
 
@@ -98,11 +97,11 @@ SHARE_LABELS = {
 
 
 def shares_metrics(shares: Mapping[str, Any]) -> None:
-    """Fractions as percentages, counts as counts, labelled in Spanish."""
+    """Fractions as percentages, counts as counts, labelled in Spanish, on one line."""
     items = [(k, v) for k, v in shares.items() if isinstance(v, int | float) and k != "__typename"]
-    for column, (name, value) in zip(st.columns(max(len(items), 1)), items, strict=False):
-        shown = pct(value) if isinstance(value, float) else count(value)
-        column.metric(SHARE_LABELS.get(name, name), shown)
+    shown = [f"{SHARE_LABELS.get(k, k)}: {pct(v) if isinstance(v, float) else count(v)}"
+             for k, v in items]  # fmt: skip
+    st.markdown(" · ".join(shown))
 
 
 MATERIA_COLUMNS = ["Materia", "Búsquedas", "Resultados", "Anteriores a la reforma"]
@@ -140,31 +139,28 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
 def log_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     rows = [
         [datetime_es(e.get("timestamp")), e.get("question"), e.get("materia") or "—",
-         word(e.get("temporal")), word(e.get("profile")), pct(e.get("recencyWeight"), 0)]
+         word(e.get("temporal")), pct(e.get("recencyWeight"), 0)]
         for e in entries
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=LOG_COLUMNS)
 
 
-HIT_COLUMNS = ["Pos.", "Sin rec.", "Registro", "Año", "Vigencia", "Similitud", "F. rec.",
-               "Final", "Rubro"]  # fmt: skip
+HIT_COLUMNS = ["Pos.", "Sin rec.", "Registro", "Año", "Vigencia", "Final", "Rubro"]
 HIT_CONFIG = {
     "Pos.": st.column_config.Column(width=40),
     "Sin rec.": st.column_config.Column(width=55, help="Posición sin recencia"),
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
     "Vigencia": st.column_config.Column(width=90),
-    "Similitud": st.column_config.Column("Simil.", width=60),
-    "F. rec.": st.column_config.Column(width=60, help="Factor de recencia"),
     "Final": st.column_config.Column(width=60),
-    "Rubro": st.column_config.Column(width="large"),
+    "Rubro": st.column_config.Column(width="medium"),
 }
 
 
 def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     data = [[h.get("rank"), h.get("rankWithoutRecency"), tesis_url(int(h["registro"])),
-             year(h.get("anio")), estado_label(h.get("estado")), pct(h.get("similarity")),
-             pct(h.get("recencyFactor")), pct(h.get("finalScore")), h.get("rubro")]
+             year(h.get("anio")), estado_label(h.get("estado")), pct(h.get("finalScore")),
+             h.get("rubro")]
             for h in first_per_registro(hits)]  # fmt: skip
     return pd.DataFrame(data, columns=HIT_COLUMNS)
 

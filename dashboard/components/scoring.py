@@ -20,7 +20,7 @@ FACTOR_COLUMNS = [
     "Factor de época", "Impulso", "Puntuación final",
 ]  # fmt: skip
 LINK = st.column_config.LinkColumn(
-    "Registro", width=75, display_text=r"https://sjf2\.scjn\.gob\.mx/detalle/tesis/(\d+)",
+    "Registro", width=70, display_text=r"https://sjf2\.scjn\.gob\.mx/detalle/tesis/(\d+)",
     help="Abre la tesis en el Semanario Judicial de la Federación",
 )  # fmt: skip
 BREAKDOWN_CONFIG = {
@@ -38,7 +38,7 @@ BREAKDOWN_CONFIG = {
     "Impulso": st.column_config.Column(width=55, help="Puntuación final / relevancia"),
     "BM25": st.column_config.Column(width=50, help="Puntuación léxica (BM25)"),
     "Puntuación final": st.column_config.Column("Final", width=60),
-    "Vigencia": st.column_config.Column(width=85),
+    "Vigencia": st.column_config.Column(width=80),
     "Rubro": st.column_config.Column(width="medium"),
 }  # fmt: skip
 _PERCENT = ["Similitud", "Relevancia", "Factor de recencia", "Factor de época", "Puntuación final"]
@@ -175,9 +175,7 @@ def show_comparison(compare: Mapping[str, Any], result: Mapping[str, Any]) -> No
     right.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
     right.dataframe(side_styler(side_frame(compare["b"], rank_a, None, titles)),
                     hide_index=True, key="busqueda_side_b", column_config=SIDE_CONFIG)  # fmt: skip
-    cols = st.columns(3)
-    tau = compare.get("kendallTau")
-    cols[0].metric("τ de Kendall", "—" if tau is None else f"{tau:.2f}",
-                   help="1 = mismo orden; 0 = sin relación; −1 = orden inverso")  # fmt: skip
-    cols[1].metric("Entran con recencia", len(compare.get("entered") or []))
-    cols[2].metric("Salen con recencia", len(compare.get("dropped") or []))
+    cols = st.columns(2)
+    cols[0].metric("Entran con recencia", len(compare.get("entered") or []))
+    cols[1].metric("Salen con recencia", len(compare.get("dropped") or []),
+                   help="Incluye las que las reglas de vigencia descartan")  # fmt: skip

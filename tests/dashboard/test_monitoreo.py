@@ -49,7 +49,7 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
     at.run()
     log = frame(at, "Fecha", "Pregunta", "Peso de la recencia")
     assert list(log["Pregunta"]) == ["pensión alimenticia", "amparo directo"]
-    hits = frame(at, "Pos.", "Registro", "Vigencia", "F. rec.")
+    hits = frame(at, "Pos.", "Sin rec.", "Registro", "Vigencia")
     assert list(hits["Vigencia"]) == ["Vigente", "Superada"]
     shown = texts(at)
     assert "Registro 246545" in shown
