@@ -13,12 +13,12 @@ from dashboard.formatting import date_es, status_text, tesis_url, tipo_label, vi
 
 TABLE_COLUMNS = ["Fecha", "Registro", "Época", "Tipo", "Vigencia", "Rubro"]
 TABLE_CONFIG = {
-    "Fecha": st.column_config.Column(width=160),
+    "Fecha": st.column_config.Column(width=150),
     "Registro": LINK,
-    "Época": st.column_config.Column(width=120),
-    "Tipo": st.column_config.Column(width=100),
-    "Vigencia": st.column_config.Column(width=140),
-    "Rubro": st.column_config.Column(width="large"),
+    "Época": st.column_config.Column(width=110),
+    "Tipo": st.column_config.Column(width=65),
+    "Vigencia": st.column_config.Column(width=90),
+    "Rubro": st.column_config.Column(width="medium"),
 }
 
 
@@ -58,7 +58,7 @@ def chart_rows(
 def table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     data = [
         [date_es(r["fecha"]) if r["fecha_conocida"] else str(r["anio"]), tesis_url(r["registro"]),
-         r["epoca"], r["tipo"], r["estado"], r["rubro"]]
+         r["epoca"], r["tipo"], r["vigencia"], r["rubro"]]
         for r in rows
     ]  # fmt: skip
     return pd.DataFrame(data, columns=TABLE_COLUMNS)

@@ -24,11 +24,17 @@ with st.form("tiempo_form"):
 
 if shown:
     st.session_state["tiempo_asked"] = query.strip()
-    if query.strip():  # on the topic, date-sorted over the whole filtered set
+    if query.strip():
+        # The best hits by relevance, and the oldest (or newest) on the topic over the whole
+        # filtered set: the first point is the one «La más antigua» would give.
         which = "earliest" if order == "ASC" else "latest"
-        found = api_status.attempt("Línea de tiempo", client.extreme, which, query, chosen,
+        ask = {"query": query, "filters": chosen, "topK": min(int(limit), 50)}
+        found = api_status.attempt("Búsqueda", client.search, ask)
+        dated = api_status.attempt("Línea de tiempo", client.extreme, which, query, chosen,
                                    int(limit))  # fmt: skip
-        st.session_state["tiempo_items"] = found and (found.get("hits") or found.get("items"))
+        items = [*((dated or {}).get("hits") or (dated or {}).get("items") or []),
+                 *((found or {}).get("hits") or [])]  # fmt: skip
+        st.session_state["tiempo_items"] = items if found is not None else None
         st.session_state["tiempo_sort"] = order
         st.session_state["tiempo_total"] = None
     else:

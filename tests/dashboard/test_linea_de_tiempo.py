@@ -37,18 +37,23 @@ def test_filters_only_use_the_timeline(api: FakeApi, page) -> None:
         f"https://sjf2.scjn.gob.mx/detalle/tesis/{r}" for r in (246545, 2023695, 2031616)
     ]
     assert list(table["Fecha"])[:2] == ["1987", "5 de noviembre de 2021"]
-    assert table["Vigencia"][0].startswith("Superada por 2006225")
+    assert list(table["Vigencia"]) == ["No vigente", "Vigente", "Vigente"]
     assert "3 tesis de 120 bajo los filtros" in texts(at)
     assert encoding["href"]["field"] == "url"
 
 
 def test_a_query_is_date_sorted_over_the_whole_set(api: FakeApi, page) -> None:
-    """«Más antiguas primero» on a topic asks ``earliest`` (the whole filtered set, on the
-    topic), not the top hits of a search re-sorted."""
+    """«Más antiguas primero» on a topic adds ``earliest`` (the whole filtered set, on the
+    topic) to the top hits, so it starts where «La más antigua» does."""
+    api.root["earliest"] = lambda info, **kw: {**canned.search_payload(), "hits": [
+        {**canned.hit(2, 1, 1), "registro": 1, "anio": 1917, "fecha": "1917-02-05"}]}  # fmt: skip
     at = _show(page("linea_de_tiempo"), "pensión alimenticia")
-    assert not api.called("timeline") and not api.called("search")
+    assert not api.called("timeline")
     assert api.called("earliest") == [{"query": "pensión alimenticia", "limit": 50}]
-    assert len(frame(at, "Fecha", "Registro")) == len(canned.TESIS)
+    assert api.called("search")[0]["input"] == {"query": "pensión alimenticia", "topK": 50}
+    table = frame(at, "Fecha", "Registro")
+    assert table["Fecha"].iloc[0] == "5 de febrero de 1917"
+    assert len(table) == len(canned.TESIS) + 1
     assert "sobre «pensión alimenticia»" in texts(at)
 
 
