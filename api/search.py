@@ -46,7 +46,7 @@ from api.core.reform import (
 from api.core.scoring import PROFILES, DecayParams, Profile, rank, score_candidates
 from api.core.temporal import sort_by_date, temporal_blend
 from api.core.text import analyze
-from api.core.topic import topic_terms
+from api.core.topic import contains_all, name_candidates, topic_terms
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.settings import Settings
@@ -60,6 +60,8 @@ Route = Literal["relevance", "date_sorted", "blend"]
 RulesMode = Literal["same_point", "literal"]
 RULES_MODES: tuple[RulesMode, ...] = ("same_point", "literal")
 MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
+MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
+TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
 MAX_QUERY_CHARS = 2000
 MIN_YEAR, MAX_YEAR = 1800, 2100
 
@@ -87,7 +89,7 @@ class SearchConfig:
     current_weight: float = 0.7
     superseded_demotion: float = 0.5
     include_superseded: bool = True
-    temporal_margin: float = 0.05
+    temporal_gate: float = 0.8
     blend_weight: float = 0.5
     gate: GateConfig = field(default_factory=GateConfig)
     rules_mode: RulesMode = "same_point"
@@ -114,7 +116,7 @@ class SearchConfig:
             ),
             current_weight=settings.current_recency_weight,
             superseded_demotion=settings.superseded_demotion,
-            temporal_margin=settings.temporal_margin,
+            temporal_gate=settings.temporal_gate,
             blend_weight=settings.temporal_blend_weight,
             gate=GateConfig(
                 relative=settings.relevance_gate,
@@ -206,6 +208,7 @@ class Plan:
     lexical_query: str = ""  # the query, plus glossary translations for English questions
     rules_mode: RulesMode = "same_point"
     gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
+    topic: tuple[str, ...] = ()  # what a date-sorted question is about
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +274,10 @@ class SearchService:
         temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
         if request.ordering is not None:
             temporal = TemporalIntent(request.ordering, temporal.triggers)
+        topic = tuple(topic_terms(request.query, temporal.triggers)) if temporal.kind else ()
         ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
+        if temporal.kind == "current" and not topic:  # "the current project": the newest one
+            ordering = "latest"
         route: Route = "relevance"
         if ordering is not None:
             route = "blend" if request.temporal_mode == "blend" else "date_sorted"
@@ -306,6 +312,7 @@ class SearchService:
             lexical_query=lexical_query,
             rules_mode=request.rules_mode or cfg.rules_mode,
             gate=cfg.gate.relative if gated else None,
+            topic=topic if route == "date_sorted" else (),
         )
 
     def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
@@ -327,12 +334,8 @@ class SearchService:
         timings["embed"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        topic = (
-            tuple(topic_terms(request.query, plan.temporal.triggers))
-            if plan.route == "date_sorted"
-            else ()
-        )
-        pool = self.retrieve(plan, vector, topic)
+        topic = self.narrowing_topic(plan, vector)
+        pool, narrowed = self.retrieve(plan, vector, topic)
         reason = self.abstention(plan, pool, topic)
         if reason is not None:
             pool = []
@@ -340,12 +343,15 @@ class SearchService:
         timings["retrieve"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        scored = self.score(plan, pool)
+        gate = self.gate_for(plan, topic, narrowed)
+        scored = self.score(plan, pool, gate)
         missing = replacements_to_fetch(scored, statuses)
         if missing:  # pull the replacing criteria into the candidates
             pool = merge_candidates(pool, self.replacements(vector, missing))
             statuses = {**statuses, **self.store.get_validity(missing)}
-            scored = self.score(plan, pool)
+            scored = self.score(plan, pool, gate)
+        if plan.route == "date_sorted":  # a date order answers only with on-point tesis
+            scored = [h for h in scored if h.on_topic]
         hits, discarded = apply_validity(
             scored, statuses, plan.include_superseded, self.config.superseded_demotion
         )
@@ -382,17 +388,67 @@ class SearchService:
             abstain_reason=reason,
         )
 
-    def retrieve(self, plan: Plan, vector: Vectors, topic: tuple[str, ...]) -> list[Candidate]:
-        """Candidates above the similarity threshold, drawn as the route requires."""
+    def retrieve(
+        self, plan: Plan, vector: Vectors, topic: tuple[str, ...]
+    ) -> tuple[list[Candidate], bool]:
+        """Candidates above the similarity threshold, drawn as the route requires, and whether
+        a date-sorted pool was narrowed to the documents naming its topic."""
         request = plan.request
-        if plan.route == "date_sorted":
-            pool = self.dated_pool(
-                vector, request.filters, plan.threshold, topic, plan.ordering, request.top_k
-            )
+        narrowed = False
+        if plan.route == "date_sorted" and not topic:
+            pool = self.dated_extremes(vector, request.filters, plan.ordering, request.top_k)
+            narrowed = True
+        elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
+            pool = self.topic_pool(vector, request.filters, topic)
+            narrowed = bool(pool)
         else:
+            pool = []
+        if not pool:
             limit = max(request.top_k * self.config.oversample, MIN_POOL)
             pool = self.candidates(plan.lexical_query, vector, request.filters, limit, plan.mode)
-        return [c for c in pool if c.similarity >= plan.threshold]
+        return [c for c in pool if c.similarity >= plan.threshold], narrowed
+
+    def narrowing_topic(self, plan: Plan, vector: Vectors) -> tuple[str, ...]:
+        """The plan's topic without capitalized names that fewer than two documents contain
+        ("Jakub", unlike "Rust"): a name that picks one document does not narrow a subject."""
+        names = name_candidates(plan.request.query) & set(plan.topic)
+        dropped = {
+            name
+            for name in names
+            if len({c.passage.registro for c in self.store.lexical_search(
+                name, vector, plan.request.filters, 10)}) < 2
+        }  # fmt: skip
+        return tuple(t for t in plan.topic if t not in dropped)
+
+    def topic_pool(
+        self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
+    ) -> list[Candidate]:
+        """Every chunk of the filtered set that names all the topic terms (BM25 finds them)."""
+        found = self.store.lexical_search(" ".join(topic), vector, filters, TOPIC_POOL)
+        return [
+            c for c in found if contains_all(f"{c.passage.rubro} {c.passage.chunk.text}", topic)
+        ]
+
+    def dated_extremes(
+        self, vector: Vectors, filters: Filters, ordering: str | None, top_k: int
+    ) -> list[Candidate]:
+        """A question with no topic ("the first repository"): the oldest or newest tesis
+        under the filters, straight from the store's date index."""
+        order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
+        dated = self.store.list_tesis(filters, order, top_k)
+        if not dated:
+            return []
+        only = Filters(registros=tuple(t.registro for t in dated))
+        return self.store.vector_search(vector, only, None)
+
+    def gate_for(self, plan: Plan, topic: tuple[str, ...], narrowed: bool) -> float | None:
+        """The gate a route uses: none for the date index, the temporal gate for a date order
+        over on-point documents, the relevance gate otherwise."""
+        if plan.gate is None:
+            return None
+        if plan.route == "date_sorted":
+            return None if narrowed and not topic else self.config.temporal_gate
+        return plan.gate
 
     def abstention(self, plan: Plan, pool: list[Candidate], topic: tuple[str, ...]) -> str | None:
         """Why nothing answers the question, or None. Ordering questions without a topic
@@ -434,8 +490,7 @@ class SearchService:
             self._floors[key] = (size, floor)
         return floor
 
-    def score(self, plan: Plan, pool: list[Candidate]) -> list[Hit]:
-        gate = plan.gate if plan.route != "date_sorted" else None
+    def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
         return score_candidates(
             pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay, gate
         )
@@ -483,42 +538,6 @@ class SearchService:
             return a is not None and b is not None and float(np.dot(a, b)) >= threshold
 
         return same_point
-
-    def dated_pool(
-        self,
-        vector: Vectors,
-        filters: Filters,
-        threshold: float,
-        topic: tuple[str, ...],
-        ordering: str | None,
-        top_k: int,
-    ) -> list[Candidate]:
-        """Candidates for a date-sorted answer, drawn from the whole filtered set.
-
-        With a topic: every chunk whose cosine is within ``temporal_margin`` of the best
-        match (and above ``threshold``), narrowed to those containing every topic term when
-        any do. Without one ("the first repository"): the oldest or newest tesis under the
-        filters, straight from the store's date index.
-        """
-        if topic:
-            best = self.store.vector_search(vector, filters, 1)
-            if not best:
-                return []
-            floor = max(threshold, best[0].similarity - self.config.temporal_margin)
-            pool = self.store.vector_search(vector, filters, None, min_similarity=floor)
-            wanted = set(topic)
-            on_topic = [
-                c
-                for c in pool
-                if wanted <= set(analyze(f"{c.passage.rubro} {c.passage.chunk.text}"))
-            ]
-            return on_topic or pool
-        order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
-        dated = self.store.list_tesis(filters, order, top_k)
-        if not dated:
-            return []
-        only = Filters(registros=tuple(t.registro for t in dated))
-        return self.store.vector_search(vector, only, None)
 
     def replacements(self, vector: Vectors, registros: list[int]) -> list[Candidate]:
         cap = self.config.max_chunks_per_tesis

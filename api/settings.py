@@ -112,11 +112,12 @@ class Settings(BaseSettings):
     superseded_demotion: float = Field(
         0.5, ge=0.0, le=1.0, description="Final-score factor of hits whose criterion lost force."
     )
-    temporal_margin: float = Field(
-        0.05,
+    temporal_gate: float = Field(
+        0.8,
         ge=0.0,
         le=1.0,
-        description="Earliest/latest questions consider chunks within this cosine of the best.",
+        description="Earliest/latest questions sort by date the tesis whose relevance is at "
+        "least this share of the best (on the point asked, not merely related).",
     )
     temporal_blend_weight: float = Field(
         0.5, ge=0.0, le=1.0, description="Date weight of the two-pass `blend` temporal mode."

@@ -258,9 +258,7 @@ def apply_same_point_rules(
             kept.append(hit)
             continue
         year = _cutoff_for(hit, materia, cutoff, config)
-        newer = next(
-            (n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)), None
-        )
+        newer = next((n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)), None)
         if newer is None:
             warning = warning_for(verdict.code, materia, cutoff)
             kept.append(dataclasses.replace(hit, warning=warning))
