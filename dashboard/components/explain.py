@@ -36,10 +36,15 @@ def intent_summary(intent: Mapping[str, Any] | None) -> None:
         notes.append(
             f"Materia tomada de: {SOURCES.get(intent['materiaSource'], intent['materiaSource'])}."
         )
-    if intent.get("rulesApplied") is not None:
-        notes.append(
-            "Reglas de vigencia " + ("aplicadas." if intent["rulesApplied"] else "no aplicadas.")
+    if intent.get("rulesApplied"):
+        notes.append("Reglas de vigencia aplicadas.")
+    elif intent.get("rulesApplied") is not None:
+        why = (
+            "no se aplican a preguntas por lo más antiguo (la historia del criterio)"
+            if temporal == "earliest"
+            else "ninguna tesis afectada, o desactivadas en la búsqueda"
         )
+        notes.append(f"Reglas de vigencia no aplicadas: {why}.")
     notes.append(
         "Disparadores — " + "; ".join(words) if words else "Sin disparadores en la pregunta."
     )

@@ -21,7 +21,7 @@ RECENCY_HELP = (
     "vigente o lo actual); la página muestra el peso que aplicó. Un valor fijo cuenta sólo "
     "para la puntuación: 0 ordena por similitud y 1 da a la antigüedad el peso máximo. Las "
     "reglas de vigencia (corte por reforma, épocas anteriores a la Novena) descartan aparte, "
-    "con cualquier peso."
+    "con cualquier peso, salvo en preguntas por lo más antiguo."
 )
 
 
