@@ -52,11 +52,11 @@ def filters(
     with st.expander("Filtros", expanded=expanded, icon=":material/filter_alt:"):
         left, right = st.columns(2)
         materias = left.multiselect("Materias", found["materias"], key=f"{prefix}_materias",
-                                    placeholder="Todas")  # fmt: skip
+                                    placeholder="Todas", select_all=False)  # fmt: skip
         tipo = right.selectbox("Tipo", [ANY, *found["tipos"]], key=f"{prefix}_tipo",
                                format_func=lambda v: TIPOS.get(v, v))  # fmt: skip
         epocas = left.multiselect("Épocas", found["epocas"], key=f"{prefix}_epocas",
-                                  placeholder="Todas")  # fmt: skip
+                                  placeholder="Todas", select_all=False)  # fmt: skip
         first, last = right.slider("Años", first_year, last_year, (first_year, last_year),
                                    key=f"{prefix}_anios")  # fmt: skip
     chosen: dict[str, Any] = {

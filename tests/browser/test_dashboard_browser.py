@@ -161,3 +161,19 @@ def test_graphiql_offline_runs_a_query(stack: Stack, browser: Any) -> None:
     result = page.locator(".result-window")
     expect(result).to_contain_text('"total": 1060', timeout=TIMEOUT)
     assert leaving == []
+
+
+def test_filter_lists_hold_no_english(stack: Stack, browser: Any) -> None:
+    """The épocas and materias lists come from the corpus, with no «Select all» entry."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1024, "height": 900}, locale="es-MX")
+    page.goto(f"{stack.dashboard_url}/busqueda", wait_until="domcontentloaded")
+    expect(page.get_by_role("heading", name="Búsqueda y puntuación")).to_be_visible(timeout=TIMEOUT)
+    page.get_by_text("Filtros").click()
+    page.locator(".st-key-busqueda_epocas").click()
+    options = page.get_by_role("option")
+    expect(options.first).to_be_visible()
+    names = options.all_inner_texts()
+    assert "Duodécima Época" in names and "Primera Época" not in names
+    expect(page.get_by_text("Select all")).to_have_count(0)
