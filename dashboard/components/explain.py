@@ -73,7 +73,7 @@ DISCARDED_CONFIG = {
     "Año": st.column_config.Column(width=45),
     "Regla": st.column_config.Column(width=120, help=RULES_HELP),
     "Motivo": st.column_config.Column(width=150),
-    "Rubro": st.column_config.Column(width="medium"),
+    "Rubro": st.column_config.Column(width=170),
 }
 
 

@@ -11,14 +11,13 @@ import streamlit as st
 from dashboard.components.scoring import LINK
 from dashboard.formatting import date_es, status_text, tesis_url, tipo_label, vigencia_group
 
-TABLE_COLUMNS = ["Fecha", "Registro", "Época", "Tipo", "Vigencia", "Rubro"]
+TABLE_COLUMNS = ["Fecha", "Registro", "Época", "Vigencia", "Rubro"]
 TABLE_CONFIG = {
-    "Fecha": st.column_config.Column(width=150),
+    "Fecha": st.column_config.Column(width=145),
     "Registro": LINK,
-    "Época": st.column_config.Column(width=110),
-    "Tipo": st.column_config.Column(width=65),
-    "Vigencia": st.column_config.Column(width=90),
-    "Rubro": st.column_config.Column(width="medium"),
+    "Época": st.column_config.Column(width=105),
+    "Vigencia": st.column_config.Column(width=80),
+    "Rubro": st.column_config.Column(width=165),
 }
 
 
@@ -58,7 +57,7 @@ def chart_rows(
 def table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     data = [
         [date_es(r["fecha"]) if r["fecha_conocida"] else str(r["anio"]), tesis_url(r["registro"]),
-         r["epoca"], r["tipo"], r["vigencia"], r["rubro"]]
+         r["epoca"], r["vigencia"], r["rubro"]]
         for r in rows
     ]  # fmt: skip
     return pd.DataFrame(data, columns=TABLE_COLUMNS)
