@@ -15,10 +15,10 @@ FRAGMENTS: dict[str, str] = {
     "{ vigente estado parcial porRegistro porClave desde description }",
     "Chunk": "fragment Chunk on ChunkSpan { index startChar endChar startLine endLine tokens text }",
     "IntentFields": "fragment IntentFields on Intent { materia materiaTriggers materiaSource "
-    "temporal temporalTriggers mode cutoffYear rulesApplied recencyWeight topic }",
+    "temporal temporalTriggers mode cutoffYear rulesApplied recencyWeight topic language }",
     "Hit": "fragment Hit on SearchHit { registro rubro clave epoca anio fecha tipo materias "
     "instancia similarity relevance lexicalScore recencyFactor epocaFactor finalScore boost "
-    "rank rankWithoutRecency chunk { ...Chunk } status { ...Status } }",
+    "rank rankWithoutRecency onTopic gate warning partial chunk { ...Chunk } status { ...Status } }",
     "Discarded": "fragment Discarded on DiscardedHit "
     "{ registro rubro anio epoca tipo code reason similarity finalScore }",
     "Reference": "fragment Reference on ReferenceType { number registro rubro clave epoca anio "
@@ -51,7 +51,8 @@ def document(body: str) -> str:
 _UNION_ERRORS = "... on InputError { ...Errors } ... on ServiceError { ...Failure }"
 
 SEARCH_PAYLOAD = (
-    "logId candidates recencyWeight profile mode hits { ...Hit } withoutRecency { ...Hit } "
+    "logId candidates recencyWeight profile mode abstained abstainReason hits { ...Hit } "
+    "withoutRecency { ...Hit } "
     "discarded { ...Discarded } intent { ...IntentFields } timings { embedMs retrieveMs scoreMs }"
 )
 

@@ -16,8 +16,8 @@ BREAKDOWN_COLUMNS = [
     "Pos.", "Cambio", "Registro", "Año", "Puntuación final", "Vigencia", "Rubro",
 ]  # fmt: skip
 FACTOR_COLUMNS = [
-    "Pos.", "Registro", "Frag.", "Similitud", "BM25", "Relevancia", "Factor de recencia",
-    "Factor de época", "Impulso", "Puntuación final",
+    "Pos.", "Registro", "Frag.", "Pertinencia", "Similitud", "BM25", "Relevancia",
+    "Factor de recencia", "Factor de época", "Impulso", "Puntuación final",
 ]  # fmt: skip
 LINK = st.column_config.LinkColumn(
     "Registro", width=70, display_text=r"https://sjf2\.scjn\.gob\.mx/detalle/tesis/(\d+)",
@@ -30,6 +30,9 @@ BREAKDOWN_CONFIG = {
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
     "Frag.": st.column_config.Column(width=40, help="Fragmentos de la tesis entre los resultados"),
+    "Pertinencia": st.column_config.Column("Pert.", width=55, help="Filtro de pertinencia "
+                                           "(0 a 1): relevancia frente a la mejor candidata; "
+                                           "«fuera de tema» si no lo pasó"),
     "Similitud": st.column_config.Column("Simil.", width=60, help="Similitud coseno"),
     "Relevancia": st.column_config.Column("Relev.", width=60,
                                           help="Lo que la recencia multiplica"),
@@ -74,9 +77,26 @@ def breakdown_frame(
         registro = int(h["registro"])
         rows.append([
             position, movement(before.get(registro), position), tesis_url(registro),
-            h.get("anio"), h.get("finalScore"), vigencia_short(h.get("status")), h.get("rubro"),
+            h.get("anio"), h.get("finalScore"), vigencia_cell(h), h.get("rubro"),
         ])  # fmt: skip
     return pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS)
+
+
+def vigencia_cell(hit: Mapping[str, Any]) -> str:
+    """'Vigente', 'Superada'...; '(aviso)' when the API flags it, '(texto incompleto)' when its
+    text is cut in its source (the panel says which)."""
+    text = vigencia_short(hit.get("status"))
+    if hit.get("warning"):
+        text += " (aviso)"
+    if hit.get("partial"):
+        text += " (texto incompleto)"
+    return text
+
+
+def gate_cell(hit: Mapping[str, Any]) -> str:
+    if hit.get("gate") is None:
+        return "—"
+    return pct(hit["gate"], 0) + ("" if hit.get("onTopic", True) else " fuera de tema")
 
 
 def factors_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
@@ -85,7 +105,8 @@ def factors_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
     for group in tesis:
         h = group[0]
         rows.append([
-            h.get("rank"), tesis_url(int(h["registro"])), len(group), h.get("similarity"),
+            h.get("rank"), tesis_url(int(h["registro"])), len(group), gate_cell(h),
+            h.get("similarity"),
             h.get("lexicalScore"), h.get("relevance"), h.get("recencyFactor"),
             h.get("epocaFactor"), h.get("boost"), h.get("finalScore"),
         ])  # fmt: skip

@@ -38,13 +38,14 @@ def hit(i: int, rank: int, rank_without: int) -> dict[str, Any]:
     return {**_record(i), "similarity": 0.86 - 0.01 * i, "relevance": 0.9 - 0.1 * i,
             "lexicalScore": 7.5 - i, "recencyFactor": 1.0 - 0.3 * i, "epocaFactor": 1.0,
             "finalScore": 0.8 - 0.2 * i, "boost": 1.0 - 0.3 * i, "rank": rank,
-            "rankWithoutRecency": rank_without, "chunk": chunk(i)}  # fmt: skip
+            "rankWithoutRecency": rank_without, "chunk": chunk(i), "onTopic": True,
+            "gate": 1.0 - 0.1 * i, "warning": None, "partial": False}  # fmt: skip
 
 
 INTENT = {"materia": "Civil", "materiaTriggers": ["pensión"], "materiaSource": "question",
           "temporal": "latest", "temporalTriggers": ["más reciente"], "mode": "blend",
           "cutoffYear": 2011, "rulesApplied": True, "recencyWeight": 0.5,
-          "topic": ["pensión", "alimentos"]}  # fmt: skip
+          "topic": ["pensión", "alimentos"], "language": "es"}  # fmt: skip
 DISCARDED = [{**_record(2), "registro": 240001, "code": "PRE_REFORM",
               "reason": "Anterior a la reforma de 2011 en materia civil", "similarity": 0.8,
               "finalScore": 0.12, "hit": hit(2, 4, 4)}]  # fmt: skip
@@ -56,6 +57,7 @@ def search_payload(*_: Any, **__: Any) -> dict[str, Any]:
                 **chunk(0), "index": 1, "text": "Segundo fragmento de la misma tesis."}}],
             "withoutRecency": [hit(2, 1, 1), hit(0, 2, 2), hit(1, 3, 3)],
             "discarded": DISCARDED,
+            "abstained": False, "abstainReason": None,
             "intent": INTENT, "candidates": 106, "recencyWeight": 0.5, "profile": "default",
             "mode": "hybrid", "timings": {"embedMs": 5.0, "retrieveMs": 3.0, "scoreMs": 1.0}}  # fmt: skip
 

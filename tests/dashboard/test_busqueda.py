@@ -111,3 +111,25 @@ def test_api_down(api_down, page) -> None:
     at = page("busqueda")
     at.run()
     assert_api_down(at)
+
+
+def test_abstention_warning_and_partial_text(api: FakeApi, page) -> None:
+    flagged = {**canned.hit(2, 1, 1), "warning": "criterio anterior a la reforma penal de 2016: "
+               "verifique su vigencia", "partial": True, "onTopic": False, "gate": 0.31}  # fmt: skip
+    api.root["search"] = lambda *a, **k: {
+        **canned.search_payload(), "hits": [flagged], "withoutRecency": [flagged],
+        "abstained": True,
+        "abstainReason": "Ninguna tesis del corpus trata la pregunta; se muestran las más cercanas.",
+    }  # fmt: skip
+    at = _search(page("busqueda"))
+    assert not at.exception and not at.error and not api.errors
+    assert at.info[0].value.startswith("Ninguna tesis del corpus trata la pregunta")
+    breakdown = frame(at, "Cambio", "Vigencia", "Rubro")
+    assert list(breakdown["Vigencia"]) == ["Superada (aviso) (texto incompleto)"]
+    factors = frame(at, "Frag.", "Pertinencia")
+    assert list(factors["Pertinencia"]) == ["31 % fuera de tema"]
+    at.button(key="busqueda_ref_1").click()
+    at.run()
+    shown = texts(at)
+    assert ":orange-badge[Advertencia] criterio anterior a la reforma penal de 2016" in shown
+    assert ":orange-badge[Texto incompleto en la fuente]" in shown
