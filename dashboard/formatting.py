@@ -93,10 +93,6 @@ def pct(value: float | None, digits: int = 1) -> str:
     return f"{value * 100:.{digits}f} %"
 
 
-def score(value: float | None, digits: int = 3) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
 def count(value: int | None) -> str:
     """Thousands with commas, as in Mexico: 1,060."""
     return "—" if value is None else f"{value:,}"
