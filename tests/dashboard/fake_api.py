@@ -2,7 +2,9 @@
 over canned data, behind a patched ``httpx.post``.
 
 Every document the dashboard sends is validated against that SDL, so a misspelt field fails
-the test instead of passing silently.
+the test instead of passing silently. Introspection is off, as with
+``VIGENCIA_GRAPHQL_INTROSPECTION=false``: a document asking for ``__schema`` or ``__type`` is
+refused (and recorded in ``errors``), so every page test runs without it.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ class FakeApi:
         op = next(d for d in parse(document).definitions if isinstance(d, OperationDefinitionNode))
         fields = [s.name.value for s in op.selection_set.selections]  # type: ignore[attr-defined]
         self.calls.append((fields, variables))
+        if "__schema" in document or "__type(" in document:
+            self.errors.append("introspection attempted")
+            body = {"data": None, "errors": [{"message": "GraphQL introspection is not allowed"}]}
+            return httpx.Response(200, json=body, request=httpx.Request("POST", url))
         result = graphql_sync(
             self.schema, document, root_value=self.root, variable_values=variables
         )
