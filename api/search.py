@@ -89,7 +89,7 @@ class SearchConfig:
     current_weight: float = 0.7
     superseded_demotion: float = 0.5
     include_superseded: bool = True
-    temporal_gate: float = 0.8
+    temporal_gate: float = 0.85
     blend_weight: float = 0.5
     gate: GateConfig = field(default_factory=GateConfig)
     rules_mode: RulesMode = "same_point"
