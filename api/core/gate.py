@@ -105,11 +105,11 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         return "La pregunta no contiene palabras que buscar."
     if signals.best_similarity is None:
         return "No hay tesis que cumplan los filtros."
-    if signals.known == 0:
-        return "Ninguna palabra de la pregunta aparece en las tesis del corpus."
+    if signals.known == 0 and signals.language == "unknown":  # no word of any language
+        return "Ninguna palabra de la pregunta aparece en los documentos del corpus."
     if signals.best_similarity < floor:
         return (
-            "Ninguna tesis trata lo que pregunta: la más cercana tiene similitud "
+            "Ningún documento trata lo que pregunta: el más cercano tiene similitud "
             f"{signals.best_similarity:.3f}, por debajo del umbral {floor:.3f}."
         )
     return None
