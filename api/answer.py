@@ -27,8 +27,8 @@ from api.core.references import Reference
 from api.core.text import fold
 from api.llm.base import LLM, LLMError, LLMTimeout
 
-AnswerMode = Literal["RAG", "FULL_TEXT", "EXTRACTIVE"]
-ANSWER_MODES: tuple[AnswerMode, ...] = ("RAG", "FULL_TEXT", "EXTRACTIVE")
+AnswerMode = Literal["RAG", "FULL_TEXT", "EXTRACTIVE", "ABSTAINED"]
+ANSWER_MODES: tuple[AnswerMode, ...] = ("RAG", "FULL_TEXT", "EXTRACTIVE", "ABSTAINED")
 # A reply with fewer letters than this (after removing markers) is not an answer.
 MIN_LETTERS = 3
 INTERRUPTED = "(Respuesta incompleta: el modelo de lenguaje falló antes de terminar.)"

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from api.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
+from api.core.citations import check_citations
 from api.core.models import Filters
 from api.core.references import MAX_REFERENCES_LIMIT, Reference, consolidate, with_all_chunks
 from api.llm.base import LLM
@@ -13,6 +14,7 @@ from api.search import InvalidRequest, SearchRequest, SearchResult, SearchServic
 
 # Chunks searched per reference: enough for each tesis to bring its best fragments.
 CHUNKS_PER_REFERENCE = 3
+NO_ANSWER = "No encontré tesis que respondan a la pregunta. {reason} No respondo sin fuentes."
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ class ChatService:
                 include_superseded=request.include_superseded,
             )
         )
-        refs = consolidate(result.hits, max_refs)
+        refs = consolidate([h for h in result.hits if h.on_topic], max_refs)
         full_text = wants_full_text(request.question)
         if full_text:
             store = self.search.store
@@ -72,10 +74,36 @@ class ChatService:
 
     def answer(self, request: ChatRequest) -> tuple[Prepared, Answer]:
         prepared = self.prepare(request)
+        if prepared.search.abstain_reason is not None:
+            return prepared, abstention(prepared.search.abstain_reason)
         answer = answer_question(request.question, prepared.references, self.llm, self.timeout)
         return prepared, answer
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
+        if prepared.search.abstain_reason is not None:
+            return prepared, abstention_events(abstention(prepared.search.abstain_reason))
         events = stream_answer(request.question, prepared.references, self.llm, self.timeout)
         return prepared, events
+
+
+def abstention(reason: str) -> Answer:
+    """The answer when nothing in the corpus answers: says so, cites nothing, asks no model."""
+    return Answer(
+        text=NO_ANSWER.format(reason=reason),
+        mode="ABSTAINED",
+        rag_used=False,
+        references=(),
+        citation_check=check_citations("", 0),
+        phantom_removed=(),
+        system_prompt="",
+        context="",
+        llm_error=None,
+    )
+
+
+def abstention_events(answer: Answer) -> Iterator[StreamEvent]:
+    yield ("references", ())
+    yield ("delta", answer.text)
+    yield ("citations", answer.citation_check)
+    yield ("answer", answer)

@@ -113,7 +113,7 @@ class Settings(BaseSettings):
         0.5, ge=0.0, le=1.0, description="Final-score factor of hits whose criterion lost force."
     )
     temporal_gate: float = Field(
-        0.8,
+        0.85,
         ge=0.0,
         le=1.0,
         description="Earliest/latest questions sort by date the tesis whose relevance is at "

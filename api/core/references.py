@@ -66,6 +66,8 @@ class Reference:
     fragments: tuple[Fragment, ...]
     instancia: str = ""
     fecha: date | None = None
+    partial: bool = False  # the text is cut in its source: never quote its end as whole
+    warning: str | None = None  # e.g. older than its materia's reform
 
     @property
     def marker(self) -> str:
@@ -129,6 +131,8 @@ def _reference(number: int, group: list[Hit]) -> Reference:
         fragments=fragments,
         instancia=first.instancia,
         fecha=first.fecha,
+        partial=first.partial,
+        warning=next((h.warning for h in group if h.warning), None),
     )
 
 

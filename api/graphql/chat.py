@@ -65,6 +65,10 @@ class ReferenceType:
     final_score: float
     total_tokens: int
     fragments: list[FragmentType]
+    partial: bool = strawberry.field(description="The tesis text is cut in its source.")
+    warning: str | None = strawberry.field(
+        description="A flag for the reader, e.g. a criterion older than its materia's reform."
+    )
 
     @classmethod
     def from_core(cls, r: Reference) -> ReferenceType:
@@ -83,6 +87,7 @@ class ReferenceType:
                 )
                 for f in r.fragments
             ],
+            partial=r.partial, warning=r.warning,
         )  # fmt: skip
 
 
@@ -106,7 +111,7 @@ class CitationCheckType:
 class ChatPayload:
     id: str | None = strawberry.field(description="Log id of the saved exchange.")
     answer: str
-    mode: str = strawberry.field(description="RAG, FULL_TEXT or EXTRACTIVE.")
+    mode: str = strawberry.field(description="RAG, FULL_TEXT, EXTRACTIVE or ABSTAINED.")
     rag_used: bool
     llm_error: str | None
     model: str | None
@@ -117,6 +122,10 @@ class ChatPayload:
     intent: Intent
     system_prompt: str
     context: str
+    abstained: bool = strawberry.field(
+        description="Nothing in the corpus answers: the answer says so and cites nothing."
+    )
+    abstain_reason: str | None
 
     @classmethod
     def build(cls, log_id: str | None, prepared: Prepared, answer: Answer) -> ChatPayload:
@@ -129,6 +138,8 @@ class ChatPayload:
             discarded=[DiscardedHit.from_core(d) for d in prepared.search.discarded],
             intent=Intent.from_core(prepared.search.intent, prepared.search.recency_weight),
             system_prompt=answer.system_prompt, context=answer.context,
+            abstained=prepared.search.abstained,
+            abstain_reason=prepared.search.abstain_reason,
         )  # fmt: skip
 
 

@@ -164,6 +164,9 @@ class MonitoringReport:
     by_materia: list[MateriaBreakdown]
     alerts: list[MonitoringAlert]
     truncated: bool = strawberry.field(description="The window held more entries than read.")
+    abstentions: int = strawberry.field(
+        description="Searches and chats that found nothing that answers (no hits, a reason)."
+    )
     log_health: LogHealth | None
 
     @classmethod
@@ -201,6 +204,7 @@ class MonitoringReport:
             ],
             alerts=[MonitoringAlert.from_core(a) for a in r.alerts],
             truncated=r.truncated,
+            abstentions=r.abstentions,
             log_health=LogHealth.from_recorder(recorder),
         )
 
@@ -270,6 +274,7 @@ class LogEntryType:
     parameters: JSON = strawberry.field(description="The request as given (unset fields left out).")
     candidates: int
     latency_ms: float
+    abstain_reason: str | None = strawberry.field(description="Why it answered nothing.")
     hits: list[LoggedHitType]
     discarded: list[LoggedDiscardType]
     cited: list[int]
@@ -283,6 +288,7 @@ class LogEntryType:
             rules_applied=e.rules_applied, profile=e.profile, recency_weight=e.recency_weight,
             mode=e.mode, parameters=cast(JSON, dict(e.parameters)), candidates=e.candidates,
             latency_ms=e.latency_ms,
+            abstain_reason=e.abstain_reason,
             hits=[LoggedHitType.from_core(h) for h in e.hits],
             discarded=[LoggedDiscardType(registro=d.registro, anio=d.anio, code=d.code,
                                          reason=d.reason) for d in e.discarded],

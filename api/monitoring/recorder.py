@@ -108,6 +108,7 @@ def build_entry(
         cited=tuple(int(r) for r in cited),
         candidates=result.candidates,
         latency_ms=round(sum(result.timings_ms.values()), 3),
+        abstain_reason=result.abstain_reason,
     )
 
 
