@@ -23,6 +23,7 @@ FRAGMENTS: dict[str, str] = {
     "{ registro rubro anio epoca tipo code reason similarity finalScore }",
     "Reference": "fragment Reference on ReferenceType { number registro rubro clave epoca anio "
     "fecha tipo materias url similarity avgSimilarity finalScore chunkCount totalTokens "
+    "partial warning "
     "status { ...Status } fragments { chunkIndex startLine endLine startChar endChar "
     "similarity finalScore text } }",
     "Check": "fragment Check on CitationCheckType { cited valid phantom uncited coverage }",
@@ -70,7 +71,8 @@ query Tesis($registro: Int!) {
 }""")
 
 _CHAT_PAYLOAD = (
-    "id answer mode ragUsed llmError model phantomRemoved systemPrompt context "
+    "id answer mode ragUsed llmError model phantomRemoved systemPrompt context abstained "
+    "abstainReason "
     "references { ...Reference } citationCheck { ...Check } intent { ...IntentFields } "
     "discarded { ...Discarded }"
 )
@@ -134,7 +136,7 @@ SEARCH_LOG = document("""
 query SearchLog($limit: Int!, $offset: Int!) {
   searchLog(limit: $limit, offset: $offset) {
     id timestamp kind question materia temporal route cutoffYear rulesApplied profile
-    recencyWeight mode candidates latencyMs cited
+    recencyWeight mode candidates latencyMs cited abstainReason
     hits { registro rubro anio epoca tipo estado similarity relevance recencyFactor epocaFactor
            finalScore boost rank rankWithoutRecency }
     discarded { registro anio code reason }

@@ -21,21 +21,24 @@ def show(result: Mapping[str, Any], state_key: str, question: str = "") -> None:
     if question:
         st.caption(f"Respuesta a: «{escape_md(question)}»")
     _mode(result)
-    if result.get("abstained"):
+    abstained = bool(result.get("abstained")) or result.get("mode") == "ABSTAINED"
+    if abstained:
         st.info(result.get("abstainReason") or "La API no encontró tesis que respondan a la "
                 "pregunta y prefirió no contestar.", icon=":material/block:")  # fmt: skip
     text, phantoms = answer_html(str(result.get("answer") or ""), refs)
     if (result.get("answer") or "").strip():
         st.html(text)
     check = result.get("citationCheck") or {}
-    if (result.get("answer") or "").strip() and refs and not check.get("valid", check.get("cited")):
+    answered = (result.get("answer") or "").strip() and not abstained
+    if answered and refs and not check.get("valid", check.get("cited")):
         st.warning("La respuesta no cita ninguna referencia: verifíquela contra las tesis antes "
                    "de usarla.", icon=":material/report:")  # fmt: skip
     removed = [*phantoms, *(result.get("phantomRemoved") or [])]
     explain.citation_check(result.get("citationCheck"), removed)
     explain.intent_summary(result.get("intent"))
     if not refs:
-        st.info("La API no devolvió referencias para esta pregunta.")
+        if not abstained:
+            st.info("La API no devolvió referencias para esta pregunta.")
         return
     st.subheader("Referencias")
     st.caption("Pulse un [N] de la respuesta o una referencia para abrirla aquí mismo.")

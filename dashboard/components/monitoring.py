@@ -177,6 +177,8 @@ def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
     if entry.get("latencyMs") is not None:
         facts.append(f"{entry['latencyMs']:.0f} ms")
     st.caption(" · ".join(facts))
+    if entry.get("abstainReason"):
+        st.info(f"Sin respuesta: {escape_md(str(entry['abstainReason']))}", icon=":material/block:")
     hits = list(entry.get("hits") or [])
     if not hits:
         st.caption("Esta búsqueda no tuvo resultados.")

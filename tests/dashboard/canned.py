@@ -69,7 +69,7 @@ def reference(i: int) -> dict[str, Any]:
     return {**rec, "number": i + 1, "url": f"https://sjf2.scjn.gob.mx/detalle/tesis/{rec['registro']}",
             "similarity": 0.86 - 0.01 * i, "avgSimilarity": 0.85 - 0.01 * i,
             "finalScore": 0.8 - 0.2 * i, "chunkCount": 1, "totalTokens": 40,
-            "fragments": [frag]}  # fmt: skip
+            "fragments": [frag], "partial": False, "warning": None}  # fmt: skip
 
 
 CHAT = {"id": "c-1", "mode": "EXTRACTIVE", "ragUsed": False, "llmError": "sin clave de LLM",
@@ -80,7 +80,8 @@ CHAT = {"id": "c-1", "mode": "EXTRACTIVE", "ragUsed": False, "llmError": "sin cl
         "references": [reference(0), reference(1), reference(2)],
         "citationCheck": {"cited": [1, 2, 7], "valid": [1, 2], "phantom": [7], "uncited": [3],
                           "coverage": 0.67},
-        "intent": INTENT, "discarded": DISCARDED}  # fmt: skip
+        "intent": INTENT, "discarded": DISCARDED, "abstained": False,
+        "abstainReason": None}  # fmt: skip
 
 # A = without recency, B = with it (the API's convention: entered = in B only).
 COMPARE = {"a": [{"registro": 246545, "rank": 1, "finalScore": 0.9, "anio": 1987},
@@ -138,6 +139,7 @@ def _logged(i: int, rank: int) -> dict[str, Any]:
 
 
 _ENTRY = {"kind": "search", "route": "relevance", "cutoffYear": None, "rulesApplied": True,
+          "abstainReason": None,
           "mode": "hybrid", "parameters": {}, "candidates": 100, "latencyMs": 42.0,
           "discarded": [], "cited": [], "feedback": []}  # fmt: skip
 SEARCH_LOG = [

@@ -161,3 +161,32 @@ def test_api_down(api_down, page) -> None:
     at = page("consulta")
     at.run()
     assert_api_down(at)
+
+
+def test_an_abstention_is_said_and_not_flagged_as_uncited(api, page) -> None:
+    api.root["chat"] = lambda info, input: {
+        **canned.CHAT, "mode": "ABSTAINED", "abstained": True, "references": [],
+        "abstainReason": "Ninguna tesis del corpus responde a la pregunta.",
+        "answer": "No encontré tesis que respondan a la pregunta.", "llmError": None,
+        "citationCheck": {"cited": [], "valid": [], "phantom": [], "uncited": [],
+                          "coverage": 0.0},
+    }  # fmt: skip
+    at = _ask(page("consulta"))
+    assert not at.exception and not at.error
+    assert at.info[0].value == "Ninguna tesis del corpus responde a la pregunta."
+    assert not at.warning
+    assert "Sin respuesta (la API se abstuvo)" in texts(at)
+
+
+def test_reference_warning_and_partial_text_are_marked(api, page) -> None:
+    warned = {**canned.reference(2), "partial": True,
+              "warning": "criterio anterior a la reforma: verifique su vigencia"}  # fmt: skip
+    api.root["chat"] = lambda info, input: {**canned.CHAT, "references": [
+        canned.reference(0), canned.reference(1), warned]}  # fmt: skip
+    at = _ask(page("consulta"))
+    html = _html(at)
+    assert "criterio anterior a la reforma: verifique su vigencia" in html
+    assert "texto incompleto en la fuente" in html
+    at.button(key="consulta_ref_3").click()
+    at.run()
+    assert ":orange-badge[Texto incompleto en la fuente]" in texts(at)
