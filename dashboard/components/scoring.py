@@ -41,8 +41,10 @@ BREAKDOWN_CONFIG = {
     "Impulso": st.column_config.Column(width=55, help="Puntuación final / relevancia"),
     "BM25": st.column_config.Column(width=50, help="Puntuación léxica (BM25)"),
     "Puntuación final": st.column_config.Column("Final", width=60),
-    "Vigencia": st.column_config.Column(width=80),
-    "Rubro": st.column_config.Column(width="medium"),
+    "Vigencia": st.column_config.Column(
+        width=100, help="⚠: aviso de la API (véalo en el detalle de la tesis); (parcial): "
+        "texto incompleto en la fuente"),
+    "Rubro": st.column_config.Column(width=180),
 }  # fmt: skip
 _PERCENT = ["Similitud", "Relevancia", "Factor de recencia", "Factor de época", "Puntuación final"]
 
@@ -83,13 +85,13 @@ def breakdown_frame(
 
 
 def vigencia_cell(hit: Mapping[str, Any]) -> str:
-    """'Vigente', 'Superada'...; '(aviso)' when the API flags it, '(texto incompleto)' when its
-    text is cut in its source (the panel says which)."""
+    """'Vigente', 'Superada'...; '⚠' when the API flags it, '(parcial)' when its text is cut in
+    its source (the panel says which)."""
     text = vigencia_short(hit.get("status"))
     if hit.get("warning"):
-        text += " (aviso)"
+        text += " ⚠"
     if hit.get("partial"):
-        text += " (texto incompleto)"
+        text += " (parcial)"
     return text
 
 

@@ -125,7 +125,7 @@ def test_abstention_warning_and_partial_text(api: FakeApi, page) -> None:
     assert not at.exception and not at.error and not api.errors
     assert at.info[0].value.startswith("Ninguna tesis del corpus trata la pregunta")
     breakdown = frame(at, "Cambio", "Vigencia", "Rubro")
-    assert list(breakdown["Vigencia"]) == ["Superada (aviso) (texto incompleto)"]
+    assert list(breakdown["Vigencia"]) == ["Superada ⚠ (parcial)"]
     factors = frame(at, "Frag.", "Pertinencia")
     assert list(factors["Pertinencia"]) == ["31 % fuera de tema"]
     at.button(key="busqueda_ref_1").click()
