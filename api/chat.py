@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from api.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
 from api.core.models import Filters
-from api.core.references import MAX_REFERENCES_LIMIT, Reference, consolidate, with_all_chunks
+from api.core.references import (
+    MAX_REFERENCES_LIMIT,
+    Reference,
+    consolidate,
+    with_all_chunks,
+    with_record,
+)
+from api.embeddings.base import Embedder
 from api.llm.base import LLM
 from api.search import InvalidRequest, SearchRequest, SearchResult, SearchService
 
@@ -64,18 +71,41 @@ class ChatService:
             )
         )
         refs = consolidate(result.hits, max_refs)
+        records = self.search.store.get_tesis([r.registro for r in refs]) if refs else {}
+        refs = [with_record(r, records.get(r.registro)) for r in refs]
         full_text = wants_full_text(request.question)
         if full_text:
             store = self.search.store
             refs = [with_all_chunks(r, store.get_chunks(r.registro)) for r in refs]
         return Prepared(result, refs, full_text)
 
+    def score_sentences(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """Cosine of each sentence to the question (the extractive answer's meaning score)."""
+        return embedder_scorer(self.search.embedder)(question, sentences)
+
     def answer(self, request: ChatRequest) -> tuple[Prepared, Answer]:
         prepared = self.prepare(request)
-        answer = answer_question(request.question, prepared.references, self.llm, self.timeout)
+        answer = answer_question(
+            request.question, prepared.references, self.llm, self.timeout, self.score_sentences
+        )
         return prepared, answer
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
-        events = stream_answer(request.question, prepared.references, self.llm, self.timeout)
+        events = stream_answer(
+            request.question, prepared.references, self.llm, self.timeout, self.score_sentences
+        )
         return prepared, events
+
+
+def embedder_scorer(embedder: Embedder) -> Callable[[str, Sequence[str]], list[float]]:
+    """Score sentences against a question by the cosine of their embeddings."""
+
+    def score(question: str, sentences: Sequence[str]) -> list[float]:
+        if not sentences:
+            return []
+        query = embedder.embed([question.strip()], "query")[0]
+        vectors = embedder.embed(list(sentences), "passage")
+        return [float(v) for v in vectors @ query]
+
+    return score

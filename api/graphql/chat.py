@@ -65,6 +65,11 @@ class ReferenceType:
     final_score: float
     total_tokens: int
     fragments: list[FragmentType]
+    relevance: float = strawberry.field(
+        description="Relevance (before recency) of its best fragment."
+    )
+    boost: float = strawberry.field(description="finalScore ÷ relevance.")
+    partial: bool = strawberry.field(description="The stored text is incomplete.")
 
     @classmethod
     def from_core(cls, r: Reference) -> ReferenceType:
@@ -74,7 +79,7 @@ class ReferenceType:
             url=sjf_url(r.registro), status=ValidityStatus.from_core(r.status),
             chunk_count=r.chunk_count, similarity=r.max_similarity,
             avg_similarity=r.avg_similarity, final_score=r.final_score,
-            total_tokens=r.total_tokens,
+            total_tokens=r.total_tokens, relevance=r.relevance, boost=r.boost, partial=r.partial,
             fragments=[
                 FragmentType(
                     chunk_index=f.chunk_index, start_char=f.start_char, end_char=f.end_char,
@@ -117,6 +122,9 @@ class ChatPayload:
     intent: Intent
     system_prompt: str
     context: str
+    warnings: list[str] = strawberry.field(
+        description="What a reader must know, e.g. that the answer cites no reference."
+    )
 
     @classmethod
     def build(cls, log_id: str | None, prepared: Prepared, answer: Answer) -> ChatPayload:
@@ -129,6 +137,7 @@ class ChatPayload:
             discarded=[DiscardedHit.from_core(d) for d in prepared.search.discarded],
             intent=Intent.from_core(prepared.search.intent, prepared.search.recency_weight),
             system_prompt=answer.system_prompt, context=answer.context,
+            warnings=list(answer.warnings),
         )  # fmt: skip
 
 
@@ -163,6 +172,15 @@ class ChatDelta:
     text: str
 
 
+@strawberry.type(
+    description="Replaces every delta sent so far: the model's reply turned out unusable (only "
+    "phantom citations) and the answer is the extractive fallback, as `chat` would give."
+)
+class ChatReplace:
+    text: str
+    reason: str | None
+
+
 @strawberry.type(description="Last stream event: the citation check and how it was produced.")
 class ChatDone:
     id: str | None
@@ -170,10 +188,11 @@ class ChatDone:
     rag_used: bool
     llm_error: str | None
     citation_check: CitationCheckType
+    warnings: list[str]
 
 
 ChatEvent = Annotated[
-    ChatReferences | ChatDelta | ChatDone | InputError | ServiceError,
+    ChatReferences | ChatDelta | ChatReplace | ChatDone | InputError | ServiceError,
     strawberry.union("ChatEvent"),
 ]
 
@@ -303,14 +322,19 @@ class ChatSubscription:
         except (InvalidRequest, StoreError, EmbedderError) as exc:
             yield failure(exc)
             return
+        replacement: str | None = None
         while (event := await run_in_threadpool(next, events, None)) is not None:
             if event[0] == "references":
                 refs = event[1]
                 yield ChatReferences(references=[ReferenceType.from_core(r) for r in refs])
             elif event[0] == "delta":
                 yield ChatDelta(text=event[1])
+            elif event[0] == "replace":
+                replacement = event[1]
             elif event[0] == "answer":
                 answer = event[1]
+                if replacement is not None:
+                    yield ChatReplace(text=replacement, reason=answer.llm_error)
                 log_id = await run_in_threadpool(
                     record_chat, info, request.question, prepared, answer
                 )
@@ -318,4 +342,5 @@ class ChatSubscription:
                     id=log_id, mode=answer.mode, rag_used=answer.rag_used,
                     llm_error=answer.llm_error,
                     citation_check=CitationCheckType.from_core(answer.citation_check),
+                    warnings=list(answer.warnings),
                 )  # fmt: skip
