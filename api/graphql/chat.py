@@ -211,6 +211,9 @@ class JudgeInput:
     candidates: list[ChunkRef] | None = strawberry.field(
         default=None, description="Judge these chunks instead of searching."
     )
+    summary: bool = strawberry.field(
+        default=True, description="Ask the LLM judge for a summary paragraph (false: shorter)."
+    )
 
 
 @strawberry.type
@@ -279,7 +282,9 @@ class ChatQuery:
     async def judge(self, info: Info, input: JudgeInput) -> JudgeResponse:
         try:
             hits = await run_in_threadpool(judge_hits, info, input)
-            result = await run_in_threadpool(info.context.judge.judge, input.query, hits)
+            result = await run_in_threadpool(
+                info.context.judge.judge, input.query, hits, input.summary
+            )
         except (InvalidRequest, StoreError, EmbedderError) as exc:
             return failure(exc)
         return JudgePayload.from_core(result)
