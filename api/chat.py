@@ -17,6 +17,7 @@ from api.core.references import (
 from api.embeddings.base import Embedder
 from api.llm.base import LLM
 from api.search import InvalidRequest, SearchRequest, SearchResult, SearchService
+from api.structured_log import log_references, log_rerank
 
 # Chunks searched per reference: enough for each tesis to bring its best fragments.
 CHUNKS_PER_REFERENCE = 3
@@ -70,7 +71,9 @@ class ChatService:
                 include_superseded=request.include_superseded,
             )
         )
+        log_rerank(request.question, result)
         refs = consolidate(result.hits, max_refs)
+        log_references(request.question, refs)
         records = self.search.store.get_tesis([r.registro for r in refs]) if refs else {}
         refs = [with_record(r, records.get(r.registro)) for r in refs]
         full_text = wants_full_text(request.question)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
 
+from api.core.epoca_factors import EpocaFactors
 from api.core.fusion import RetrievalMode, merge_candidates
 from api.core.intent import (
     NO_TEMPORAL,
@@ -66,6 +67,7 @@ class SearchConfig:
     include_superseded: bool = True
     temporal_margin: float = 0.05
     blend_weight: float = 0.5
+    epocas: EpocaFactors = field(default_factory=EpocaFactors)
 
     @classmethod
     def from_settings(cls, settings: Settings, today: date | None = None) -> SearchConfig:
@@ -89,6 +91,7 @@ class SearchConfig:
             superseded_demotion=settings.superseded_demotion,
             temporal_margin=settings.temporal_margin,
             blend_weight=settings.temporal_blend_weight,
+            epocas=EpocaFactors.parse(settings.epoca_factors, settings.seed_epoca_factors),
             decay=DecayParams(
                 origin=float(origin),
                 offset=settings.decay_offset_years,
@@ -322,8 +325,9 @@ class SearchService:
 
     def score(self, plan: Plan, pool: list[Candidate]) -> list[Hit]:
         return score_candidates(
-            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay
-        )
+            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay,
+            self.config.epocas,
+        )  # fmt: skip
 
     def order(self, plan: Plan, hits: list[Hit]) -> list[Hit]:
         """The top-k in the route's order: by date, blended, or by final score."""

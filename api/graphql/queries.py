@@ -25,6 +25,7 @@ from api.graphql.types import (
 )
 from api.search import InvalidRequest, SearchIntent, SearchRequest, SearchResult
 from api.store.base import SortOrder, StoreError
+from api.structured_log import log_rerank
 from api.timeline import TimelinePage, distribution, timeline
 
 
@@ -117,6 +118,7 @@ DatedResponse = Annotated[
 def search_and_record(info: Info, request: SearchRequest) -> tuple[SearchResult, str | None]:
     """Search, then log it (the recorder never raises; a failed write is counted)."""
     result = info.context.search.search(request)
+    log_rerank(request.query, result)
     recorder = info.context.recorder
     log_id = recorder.record_search(request.query, request, result) if recorder else None
     return result, log_id
