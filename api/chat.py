@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from api.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
 from api.core.models import Filters
@@ -81,6 +81,15 @@ class ChatService:
             store = self.search.store
             refs = [with_all_chunks(r, store.get_chunks(r.registro)) for r in refs]
         return Prepared(result, refs, full_text)
+
+    def compare(
+        self, request: ChatRequest
+    ) -> tuple[tuple[Prepared, Answer], tuple[Prepared, Answer]]:
+        """The same question answered with recency (the configured weight) and without it
+        (weight 0): the answer-level A/B."""
+        with_recency = self.answer(replace(request, recency_weight=request.recency_weight))
+        without = self.answer(replace(request, recency_weight=0.0))
+        return with_recency, without
 
     def score_sentences(self, question: str, sentences: Sequence[str]) -> list[float]:
         """Cosine of each sentence to the question (the extractive answer's meaning score)."""

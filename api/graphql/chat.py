@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.answer import Answer
 from api.chat import ChatRequest, Prepared
+from api.core.answer_compare import cited_summary
 from api.core.citations import CitationCheck
 from api.core.models import Filters, Hit
 from api.core.references import Reference
@@ -349,3 +350,75 @@ class ChatSubscription:
                     citation_check=CitationCheckType.from_core(answer.citation_check),
                     warnings=list(answer.warnings),
                 )  # fmt: skip
+
+
+@strawberry.type(description="A reference an answer cited.")
+class CitedReference:
+    number: int
+    registro: int
+    anio: int
+    epoca: str
+    vigente: bool = strawberry.field(description="False when an SJF note took its force away.")
+
+
+@strawberry.type(description="One side of compareAnswers: the answer and what it cited.")
+class AnswerSide:
+    recency_weight: float
+    answer: str
+    mode: str
+    llm_error: str | None
+    cited: list[CitedReference]
+    in_force: int = strawberry.field(description="Cited references still in force.")
+    oldest_year: int | None
+    newest_year: int | None
+    superseded_cited: bool = strawberry.field(description="A superseded criterion was cited.")
+    references: list[ReferenceType]
+
+    @classmethod
+    def build(cls, prepared: Prepared, answer: Answer) -> AnswerSide:
+        summary = cited_summary(answer.references, answer.citation_check.valid)
+        return cls(
+            recency_weight=prepared.search.recency_weight, answer=answer.text, mode=answer.mode,
+            llm_error=answer.llm_error,
+            cited=[
+                CitedReference(number=r.number, registro=r.registro, anio=r.anio, epoca=r.epoca,
+                               vigente=not r.superseded)
+                for r in summary.cited
+            ],
+            in_force=summary.in_force, oldest_year=summary.oldest_year,
+            newest_year=summary.newest_year, superseded_cited=summary.superseded_cited,
+            references=[ReferenceType.from_core(r) for r in answer.references],
+        )  # fmt: skip
+
+
+@strawberry.type(description="One question answered with and without recency.")
+class CompareAnswersPayload:
+    question: str
+    with_recency: AnswerSide
+    without_recency: AnswerSide
+
+
+CompareAnswersResponse = Annotated[
+    CompareAnswersPayload | InputError | ServiceError, strawberry.union("CompareAnswersResponse")
+]
+
+
+@strawberry.type
+class CompareAnswersQuery:
+    @strawberry.field(
+        description="Answer a question with recency and without it (weight 0), and report for "
+        "each the references cited, how many are in force, the oldest and newest year cited and "
+        "whether a superseded criterion was cited."
+    )
+    async def compare_answers(
+        self, info: Info, question: str, filters: FiltersInput | None = None
+    ) -> CompareAnswersResponse:
+        try:
+            request = ChatRequest(question=question, filters=filters_to_core(filters))
+            (p1, a1), (p0, a0) = await run_in_threadpool(info.context.chat.compare, request)
+        except (InvalidRequest, StoreError, EmbedderError) as exc:
+            return failure(exc)
+        return CompareAnswersPayload(
+            question=question, with_recency=AnswerSide.build(p1, a1),
+            without_recency=AnswerSide.build(p0, a0),
+        )  # fmt: skip
