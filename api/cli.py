@@ -66,7 +66,9 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     if args.generic:
         from api.ingest.generic import GenericFields
 
-        generic = GenericFields(args.id_field, args.title_field, args.text_field, args.date_field)
+        generic = GenericFields.of(
+            args.id_field, args.title_field, args.text_field, args.date_field or ["created_at"]
+        )
     report = ingest(paths, services.store, services.embedder, progress=progress, generic=generic)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - started
     if not args.quiet:
@@ -290,7 +292,13 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--id-field", default="id")
     ingest.add_argument("--title-field", default="name")
     ingest.add_argument("--text-field", default="description")
-    ingest.add_argument("--date-field", default="created_at")
+    ingest.add_argument(
+        "--date-field",
+        action="append",
+        help="Date field (repeatable): the first is the primary date; others as name[:role] "
+        "(role: created, updated, pushed), e.g. --date-field created_at "
+        "--date-field pushed_at:updated. Default: created_at.",
+    )
     ingest.set_defaults(func=cmd_ingest)
 
     search = sub.add_parser("search", help="Recency-aware search.")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
 
+from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
 from api.core.epoca_factors import EpocaFactors
 from api.core.fusion import RetrievalMode, merge_candidates
 from api.core.intent import (
@@ -177,6 +178,7 @@ class SearchIntent:
     cutoff_year: int | None
     rules_applied: bool
     topic: tuple[str, ...] = ()
+    date_field: str | None = None  # the extra date a date-sorted question used
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +270,8 @@ class SearchService:
             if plan.route == "date_sorted"
             else ()
         )
-        pool = self.retrieve(plan, vector, topic)
+        date_field = self.date_field_for(request.query, plan)
+        pool = self.retrieve(plan, vector, topic, date_field)
         statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
         timings["retrieve"] = (time.perf_counter() - started) * 1000
 
@@ -283,14 +286,14 @@ class SearchService:
             scored, statuses, plan.include_superseded, self.config.superseded_demotion
         )
         plain = relevance_ranking(hits, plan.cap, request.top_k)
-        hits = self.order(plan, hits)
+        hits = self.order(plan, hits, date_field)
         materia = detect_materia(
             request.query, request.filters.materias, [h.passage.materias for h in hits]
         )
         outcome = self.apply_rules(hits, materia, plan.ordering, request.apply_rules)
         kept = outcome.kept
         if plan.ordering is not None and plan.route == "date_sorted":
-            kept = sort_by_date(kept, plan.ordering)
+            kept = self.sort_dated(kept, plan.ordering, date_field)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
@@ -308,16 +311,37 @@ class SearchService:
                 cutoff_year=outcome.cutoff_year,
                 rules_applied=outcome.applied,
                 topic=topic,
+                date_field=date_field,
             ),
         )
 
-    def retrieve(self, plan: Plan, vector: Vectors, topic: tuple[str, ...]) -> list[Candidate]:
+    def date_field_for(self, question: str, plan: Plan) -> str | None:
+        """The extra date a date-sorted question refers to ("latest update"), or None."""
+        if plan.route != "date_sorted" or question_role(question, plan.ordering) is None:
+            return None
+        fields = [DateField(name, role) for name, role in self.store.date_fields().items()]
+        return detect_date_field(question, fields, plan.ordering)
+
+    def sort_dated(
+        self, hits: list[Hit], ordering: Literal["earliest", "latest"], date_field: str | None
+    ) -> list[Hit]:
+        """One hit per record by date: the primary one, or ``date_field``."""
+        if date_field is None:
+            return sort_by_date(hits, ordering)
+        records = self.store.get_tesis(sorted({h.registro for h in hits}))
+        dates = {r: t.date_of(date_field) for r, t in records.items()}
+        return sort_by_field(hits, dates, ordering)
+
+    def retrieve(
+        self, plan: Plan, vector: Vectors, topic: tuple[str, ...], date_field: str | None = None
+    ) -> list[Candidate]:
         """Candidates above the similarity threshold, drawn as the route requires."""
         request = plan.request
         if plan.route == "date_sorted":
             pool = self.dated_pool(
-                vector, request.filters, plan.threshold, topic, plan.ordering, request.top_k
-            )
+                vector, request.filters, plan.threshold, topic, plan.ordering, request.top_k,
+                date_field,
+            )  # fmt: skip
         else:
             limit = max(request.top_k * self.config.oversample, MIN_POOL)
             pool = self.candidates(request.query, vector, request.filters, limit, plan.mode)
@@ -329,13 +353,13 @@ class SearchService:
             self.config.epocas,
         )  # fmt: skip
 
-    def order(self, plan: Plan, hits: list[Hit]) -> list[Hit]:
+    def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
         """The top-k in the route's order: by date, blended, or by final score."""
         top_k = plan.request.top_k
         if plan.ordering is None:
             return cap_chunks_per_tesis(hits, plan.cap)[:top_k]
         if plan.route == "date_sorted":
-            return sort_by_date(hits, plan.ordering)[:top_k]
+            return self.sort_dated(hits, plan.ordering, date_field)[:top_k]
         top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
         blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
         return cap_chunks_per_tesis(blended, plan.cap)[:top_k]
@@ -357,6 +381,7 @@ class SearchService:
         topic: tuple[str, ...],
         ordering: str | None,
         top_k: int,
+        date_field: str | None = None,
     ) -> list[Candidate]:
         """Candidates for a date-sorted answer, drawn from the whole filtered set.
 
@@ -379,7 +404,7 @@ class SearchService:
             ]
             return on_topic or pool
         order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
-        dated = self.store.list_tesis(filters, order, top_k)
+        dated = self.store.list_tesis(filters, order, top_k, date_field=date_field)
         if not dated:
             return []
         only = Filters(registros=tuple(t.registro for t in dated))

@@ -30,6 +30,7 @@ class Tesis:
     partial: bool = False
     # Generic records only: extra dates by field name, and the record's own scalar fields.
     dates: tuple[tuple[str, date], ...] = ()
+    date_roles: tuple[tuple[str, str], ...] = ()  # role of each extra date field
     extra: tuple[tuple[str, Scalar], ...] = ()
 
     def date_of(self, field: str | None) -> date | None:

@@ -98,6 +98,10 @@ class SearchPayload:
 class TimelinePayload:
     total: int
     items: list[TimelineItem]
+    order: str = strawberry.field(description="The order of the items: ASC or DESC (echoed).")
+    date_field: str | None = strawberry.field(
+        description="The extra date the items are sorted by; null: the primary date."
+    )
 
 
 SearchResponse = Annotated[
@@ -136,7 +140,9 @@ async def run_search(info: Info, request: SearchRequest) -> SearchResponse:
 
 def timeline_payload(page: TimelinePage) -> TimelinePayload:
     items = [TimelineItem.from_core(t, s) for t, s in page.items]
-    return TimelinePayload(total=page.total, items=items)
+    return TimelinePayload(
+        total=page.total, items=items, order=page.order, date_field=page.date_field
+    )
 
 
 async def dated(
@@ -176,8 +182,9 @@ class Query:
         try:
             filters = filters_to_core(input.filters)
             page = await run_in_threadpool(
-                timeline, info.context.store, filters, input.order.value, input.limit, input.offset
-            )
+                timeline, info.context.store, filters, input.order.value, input.limit,
+                input.offset, input.date_field,
+            )  # fmt: skip
         except InvalidRequest as exc:
             return InputError(field=exc.field, message=exc.reason)
         except StoreError as exc:
