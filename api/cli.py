@@ -157,13 +157,15 @@ def _hit_json(hit: object) -> dict[str, object]:
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from api.core.evaluation import SPLITS, rubro_overlap
+    from api.core.text import analyze
     from api.evaluation import (
-        DEFAULT_WEIGHTS,
-        baselines,
-        best,
+        class_counts,
+        default_configs,
         evaluate,
         format_table,
         load_judgements,
+        overlap_summary,
         sweep,
         to_json,
     )
@@ -176,20 +178,35 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     services = Services.build(settings)
     ensure_loaded(services, settings)
-    configs = baselines() + sweep(DEFAULT_WEIGHTS, args.alpha or [settings.hybrid_alpha])
+    configs = default_configs()
+    if args.weight or args.alpha:
+        configs += sweep(
+            args.weight or [settings.recency_weight], args.alpha or [settings.hybrid_alpha]
+        )
     rows = evaluate(services.search, judgements, configs, k=args.k)
+    rubros = services.store.get_tesis(sorted({r for j in judgements for r in j.relevant}))
+    overlaps = {
+        j.id: max(
+            rubro_overlap(set(analyze(j.query)), set(analyze(rubros[r].rubro)))
+            for r, g in j.relevant.items()
+            if g == max(j.relevant.values()) and r in rubros
+        )
+        for j in judgements
+        if j.relevant
+    }
     services.close()
     if args.json:
-        print(to_json(rows, args.k))
+        print(to_json(rows, args.k, overlaps))
         return 0
-    print(f"{len(judgements)} queries, metrics at k={args.k} over whole tesis (%):\n")
-    print(format_table(rows, args.k))
-    chosen = best(rows).config
+    print(f"{len(judgements)} questions, metrics at k={args.k} over whole tesis (%)")
+    for split in SPLITS:
+        print(class_counts(judgements, split))
+    print(overlap_summary(overlaps))
     print(
-        f"\nbest: {chosen.name} (current@1 averaged over rules on and off, then "
-        f"vigencia@{args.k}, then nDCG); configured: hybrid a={settings.hybrid_alpha:g} "
-        f"w={settings.recency_weight:g}"
+        f"configured: a={settings.hybrid_alpha:g} w={settings.recency_weight:g} "
+        f"gate={settings.relevance_gate:g} rules={settings.reform_rules_mode}\n"
     )
+    print(format_table(rows, args.k))
     return 0
 
 

@@ -1,75 +1,94 @@
-"""``vigencia eval``: rank labelled queries under several configurations, side by side.
+"""``vigencia eval``: rank labelled questions under several configurations, per split and class.
 
-Each query is embedded once; every configuration (baselines and the recency sweep) runs the
-real search pipeline on that vector, and rankings are compared at the level of whole tesis.
+Each question is embedded once; every configuration (the configured defaults, each part
+switched off, baselines, an optional sweep) runs the real search pipeline on that vector, and
+rankings are compared at the level of whole tesis. The set is split once into ``dev`` (tune
+on it) and ``test`` (report it, never tune on it): see ``docs/EVAL_SET.md``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from api.core.evaluation import (
+    CLASSES,
+    SPLITS,
     Judgement,
+    abstention_scores,
     current_at_1,
     mean,
     ndcg,
-    recall,
-    reciprocal_rank,
-    share_before,
-    vigencia,
 )
 from api.core.fusion import RetrievalMode
 from api.core.scoring import Profile
-from api.search import SearchRequest, SearchService, best_chunk_per_tesis
-
-DEFAULT_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
+from api.embeddings.base import Vectors
+from api.search import RulesMode, SearchRequest, SearchResult, SearchService, best_chunk_per_tesis
 
 
 @dataclass(frozen=True, slots=True)
 class EvalConfig:
+    """A way to rank; ``None`` fields take the configured default."""
+
     name: str
-    profile: Profile
-    mode: RetrievalMode
-    recency_weight: float
-    alpha: float = 0.5
+    recency_weight: float | None = None
+    alpha: float | None = None
+    profile: Profile | None = None
+    mode: RetrievalMode | None = None
+    rules: bool = True
+    rules_mode: RulesMode | None = None
+    gate: bool = True
     baseline: bool = False
-    rules: bool = True  # vigencia re-ranking (reform cutoffs, pre-Novena) on
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Metrics of one configuration on one split.
+
+    ``current_at_1``: the expected tesis ranked first, over questions that have one;
+    ``by_class``: the same per class; ``current_discarded``: ids of questions whose expected
+    tesis the vigencia rules discarded.
+    """
+
+    questions: int
+    ndcg: float | None
+    current_at_1: float | None
+    abstain_precision: float
+    abstain_recall: float
+    by_class: dict[str, float | None] = field(default_factory=dict)
+    current_discarded: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
 class EvalRow:
     config: EvalConfig
-    ndcg: float
-    mrr: float
-    recall: float
-    vigencia: float | None
-    current_at_1: float | None
-    pre1995_at_5: float
-    queries: int
+    split: str
+    scores: Scores
 
 
-def baselines() -> list[EvalConfig]:
-    """Plain rankings (no recency, no rules) and seed 000's formula, for comparison."""
+def default_configs() -> list[EvalConfig]:
+    """The configured ranking, each of its parts switched off, and plain baselines."""
     return [
-        EvalConfig("vector only (e5 cosine)", "default", "vector", 0.0, baseline=True, rules=False),
-        EvalConfig("BM25 only", "default", "lexical", 0.0, baseline=True, rules=False),
-        EvalConfig("seed 000 on raw cosine", "seed", "vector", 0.3, baseline=True, rules=False),
-    ]
+        EvalConfig("configured (gate, same-point rules, recency)"),
+        EvalConfig("  without the vigencia rules", rules=False),
+        EvalConfig("  without recency (w=0)", recency_weight=0.0),
+        EvalConfig("  without the relevance gate", gate=False),
+        EvalConfig("  seed 000's literal rules", rules_mode="literal"),
+        EvalConfig("hybrid, w=0, no rules, no gate", 0.0, rules=False, gate=False, baseline=True),
+        EvalConfig("vector only, w=0", 0.0, mode="vector", rules=False, gate=False, baseline=True),
+        EvalConfig("BM25 only, w=0", 0.0, mode="lexical", rules=False, gate=False, baseline=True),
+        EvalConfig(
+            "seed 000 on raw cosine", 0.3, profile="seed", mode="vector", rules_mode="literal",
+            gate=False, baseline=True,
+        ),
+    ]  # fmt: skip
 
 
 def sweep(weights: Sequence[float], alphas: Sequence[float]) -> list[EvalConfig]:
-    """Each (alpha, weight) with the vigencia rules on and off: rules fire only when recent
-    hits and a wide year gap are present, so a default must hold in both regimes."""
-    return [
-        EvalConfig(f"hybrid a={a:g} w={w:g}{'' if rules else ', no rules'}", "default",
-                   "hybrid", w, a, rules=rules)
-        for rules in (True, False)
-        for a in alphas
-        for w in weights
-    ]  # fmt: skip
+    """The configured ranking at each (alpha, weight)."""
+    return [EvalConfig(f"a={a:g} w={w:g}", w, a) for a in alphas for w in weights]
 
 
 def load_judgements(path: Path) -> list[Judgement]:
@@ -79,16 +98,75 @@ def load_judgements(path: Path) -> list[Judgement]:
             continue
         try:
             raw = json.loads(line)
-            judgements.append(
-                Judgement(
-                    query=str(raw["query"]),
-                    relevant={int(k): int(v) for k, v in raw["relevant"].items()},
-                    current=tuple(int(r) for r in raw.get("current", ())),
-                )
+            judgement = Judgement(
+                query=str(raw["query"]),
+                relevant={int(k): int(v) for k, v in raw["relevant"].items()},
+                current=tuple(int(r) for r in raw.get("current") or ()),
+                id=str(raw.get("id", f"line{line_no}")),
+                classes=tuple(raw.get("classes") or ("spanish",)),
+                split=str(raw.get("split", "dev")),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"{path.name}:{line_no}: not a labelled query: {exc}") from exc
+        unknown = set(judgement.classes) - set(CLASSES)
+        if unknown or judgement.split not in SPLITS:
+            what = f"classes {sorted(unknown)}" if unknown else f"split {judgement.split!r}"
+            raise ValueError(f"{path.name}:{line_no}: unknown {what}")
+        judgements.append(judgement)
     return judgements
+
+
+def run_config(
+    service: SearchService,
+    judgements: Sequence[Judgement],
+    vectors: Sequence[Vectors],
+    config: EvalConfig,
+    k: int,
+) -> list[SearchResult]:
+    return [
+        service.search(
+            SearchRequest(
+                query=j.query,
+                top_k=2 * k,
+                recency_weight=config.recency_weight,
+                alpha=config.alpha,
+                profile=config.profile,
+                mode=config.mode,
+                apply_rules=config.rules,
+                rules_mode=config.rules_mode,
+                gate=config.gate,
+            ),
+            vector,
+        )
+        for j, vector in zip(judgements, vectors, strict=True)
+    ]
+
+
+def score(judgements: Sequence[Judgement], results: Sequence[SearchResult], k: int) -> Scores:
+    """Metrics of one configuration's results on ``judgements``."""
+    rankings = [[h.registro for h in best_chunk_per_tesis(r.hits)] for r in results]
+    answerable = [(j, r) for j, r in zip(judgements, rankings, strict=True) if not j.abstain]
+    by_class: dict[str, float | None] = {}
+    for name in CLASSES:
+        if name != "abstain":
+            by_class[name] = mean([current_at_1(r, j) for j, r in answerable if name in j.classes])
+    precision, recall = abstention_scores(
+        [r.abstained for r in results], [j.abstain for j in judgements]
+    )
+    discarded = [
+        j.id
+        for j, r in zip(judgements, results, strict=True)
+        if set(j.current) & {d.hit.registro for d in r.discarded}
+    ]
+    return Scores(
+        questions=len(judgements),
+        ndcg=mean([ndcg(r, j.relevant, k) for j, r in answerable]),
+        current_at_1=mean([current_at_1(r, j) for j, r in answerable]),
+        abstain_precision=precision,
+        abstain_recall=recall,
+        by_class=by_class,
+        current_discarded=discarded,
+    )
 
 
 def evaluate(
@@ -96,87 +174,62 @@ def evaluate(
     judgements: Sequence[Judgement],
     configs: Sequence[EvalConfig],
     k: int = 10,
-    depth: int = 40,
 ) -> list[EvalRow]:
-    """Metrics per configuration; ``depth`` chunk hits are ranked before grouping by tesis."""
+    """One row per configuration and split."""
     vectors = [service.embed_query(j.query) for j in judgements]
-    years: dict[int, int] = {}
     rows = []
     for config in configs:
-        per_query = []
-        for judgement, vector in zip(judgements, vectors, strict=True):
-            request = SearchRequest(
-                query=judgement.query,
-                top_k=depth,
-                recency_weight=config.recency_weight,
-                profile=config.profile,
-                mode=config.mode,
-                alpha=config.alpha,
-                apply_rules=config.rules,
-            )
-            hits = best_chunk_per_tesis(service.search(request, vector).hits)
-            years.update({h.registro: h.passage.anio for h in hits})
-            per_query.append((judgement, [h.registro for h in hits]))
-        rows.append(
-            EvalRow(
-                config=config,
-                ndcg=mean([ndcg(r, j.relevant, k) for j, r in per_query]) or 0.0,
-                mrr=mean([reciprocal_rank(r, j.relevant) for j, r in per_query]) or 0.0,
-                recall=mean([recall(r, j.relevant, k) for j, r in per_query]) or 0.0,
-                vigencia=mean([vigencia(r, j, years, k) for j, r in per_query]),
-                current_at_1=mean([current_at_1(r, j) for j, r in per_query]),
-                pre1995_at_5=mean([share_before(r, years, 1995, 5) for _, r in per_query]) or 0.0,
-                queries=len(per_query),
-            )
-        )
+        results = run_config(service, judgements, vectors, config, k)
+        for split in SPLITS:
+            part = [(j, r) for j, r in zip(judgements, results, strict=True) if j.split == split]
+            if part:
+                js, rs = zip(*part, strict=True)
+                rows.append(EvalRow(config, split, score(js, rs, k)))
     return rows
-
-
-def best(rows: Sequence[EvalRow]) -> EvalRow:
-    """The swept (alpha, weight) whose criterion in force ranks first most often, averaged
-    over rules on and off; ties go to vigencia@k, then nDCG (rules on). Returns its
-    rules-on row."""
-    swept = [r for r in rows if not r.config.baseline]
-    if not swept:
-        return max(rows, key=lambda r: (r.current_at_1 or 0.0, r.ndcg))
-    by_setting: dict[tuple[float, float], list[EvalRow]] = {}
-    for row in swept:
-        by_setting.setdefault((row.config.alpha, row.config.recency_weight), []).append(row)
-
-    def merit(group: list[EvalRow]) -> tuple[float, float, float]:
-        on = next((r for r in group if r.config.rules), group[0])
-        current = [r.current_at_1 or 0.0 for r in group]
-        return (sum(current) / len(current), on.vigencia or 0.0, on.ndcg)
-
-    winner = max(by_setting.values(), key=merit)
-    return next((r for r in winner if r.config.rules), winner[0])
 
 
 def _pct(value: float | None) -> str:
     return "  n/a" if value is None else f"{100 * value:5.1f}"
 
 
+def class_counts(judgements: Sequence[Judgement], split: str) -> str:
+    part = [j for j in judgements if j.split == split]
+    counts = ", ".join(f"{c} {sum(1 for j in part if c in j.classes)}" for c in CLASSES)
+    return f"{split}: {len(part)} questions ({counts})"
+
+
 def format_table(rows: Sequence[EvalRow], k: int = 10) -> str:
     header = (
-        f"{'configuration':<32} {'nDCG@' + str(k):>8} {'MRR':>6} {'R@' + str(k):>6} "
-        f"{'vig@' + str(k):>7} {'cur@1':>6} {'<1995@5':>8}"
+        f"{'configuration':<46} {'split':<5} {'cur@1':>6} {'nDCG@' + str(k):>8} "
+        f"{'abstP':>6} {'abstR':>6} {'es':>6} {'en':>6} {'temp':>6} {'cutoff':>6} {'disc':>5}"
     )
     lines = [header, "-" * len(header)]
     for r in rows:
+        s, c = r.scores, r.scores.by_class
         lines.append(
-            f"{r.config.name:<32} {_pct(r.ndcg):>8} {_pct(r.mrr):>6} {_pct(r.recall):>6} "
-            f"{_pct(r.vigencia):>7} {_pct(r.current_at_1):>6} {_pct(r.pre1995_at_5):>8}"
+            f"{r.config.name:<46} {r.split:<5} {_pct(s.current_at_1):>6} {_pct(s.ndcg):>8} "
+            f"{_pct(s.abstain_precision):>6} {_pct(s.abstain_recall):>6} "
+            f"{_pct(c.get('spanish')):>6} {_pct(c.get('english')):>6} "
+            f"{_pct(c.get('temporal')):>6} {_pct(c.get('cutoff')):>6} "
+            f"{len(s.current_discarded):>5}"
         )
     return "\n".join(lines)
 
 
-def to_json(rows: Sequence[EvalRow], k: int) -> str:
+def overlap_summary(overlaps: Mapping[str, float]) -> str:
+    values = sorted(overlaps.values())
+    if not values:
+        return "rubro overlap: n/a"
+    worst = max(overlaps, key=lambda q: overlaps[q])
+    return (
+        f"rubro overlap (share of a question's terms in its best rubro): mean "
+        f"{sum(values) / len(values):.2f}, max {values[-1]:.2f} ({worst})"
+    )
+
+
+def to_json(rows: Sequence[EvalRow], k: int, overlaps: Mapping[str, float]) -> str:
     return json.dumps(
-        {
-            "k": k,
-            "rows": [asdict(r) for r in rows],
-            "best": asdict(best(rows).config),
-        },
+        {"k": k, "rows": [asdict(r) for r in rows], "rubro_overlap": dict(overlaps)},
         ensure_ascii=False,
         indent=1,
     )

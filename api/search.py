@@ -9,11 +9,24 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
+from threading import Lock
 from typing import Literal
 
+import numpy as np
+
+from api.core.chunking import embedding_text
 from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
 from api.core.epoca_factors import EpocaFactors
 from api.core.fusion import RetrievalMode, merge_candidates
+from api.core.gate import (
+    NULL_QUESTIONS,
+    GateConfig,
+    QuerySignals,
+    abstain_floor,
+    abstain_reason,
+    null_language,
+)
+from api.core.glossary import translate_terms
 from api.core.intent import (
     NO_TEMPORAL,
     MateriaIntent,
@@ -22,12 +35,20 @@ from api.core.intent import (
     detect_temporal,
     effective_recency_weight,
 )
+from api.core.language import Language, detect_language
 from api.core.models import Candidate, Discarded, Filters, Hit
-from api.core.reform import DEFAULT_CUTOFFS, ReformConfig, RerankOutcome, apply_reform_rules
+from api.core.reform import (
+    DEFAULT_CUTOFFS,
+    ReformConfig,
+    RerankOutcome,
+    SamePoint,
+    apply_reform_rules,
+    apply_same_point_rules,
+)
 from api.core.scoring import PROFILES, DecayParams, Profile, rank, score_candidates
 from api.core.temporal import sort_by_date, temporal_blend
 from api.core.text import analyze
-from api.core.topic import topic_terms
+from api.core.topic import contains_all, name_candidates, topic_terms
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.settings import Settings
@@ -38,7 +59,11 @@ MAX_CHUNKS_PER_TESIS = 10
 TemporalMode = Literal["auto", "off", "sort", "blend"]
 TEMPORAL_MODES: tuple[TemporalMode, ...] = ("auto", "off", "sort", "blend")
 Route = Literal["relevance", "date_sorted", "blend"]
+RulesMode = Literal["same_point", "literal"]
+RULES_MODES: tuple[RulesMode, ...] = ("same_point", "literal")
 MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
+MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
+TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
 MAX_QUERY_CHARS = 2000
 MIN_YEAR, MAX_YEAR = 1800, 2100
 
@@ -66,8 +91,12 @@ class SearchConfig:
     current_weight: float = 0.7
     superseded_demotion: float = 0.5
     include_superseded: bool = True
-    temporal_margin: float = 0.05
+    temporal_gate: float = 0.8
     blend_weight: float = 0.5
+    gate: GateConfig = field(default_factory=GateConfig)
+    rules_mode: RulesMode = "same_point"
+    same_point_similarity: float = 0.9
+    cross_lingual_alpha: float = 0.8
     epocas: EpocaFactors = field(default_factory=EpocaFactors)
 
     @classmethod
@@ -90,9 +119,18 @@ class SearchConfig:
             ),
             current_weight=settings.current_recency_weight,
             superseded_demotion=settings.superseded_demotion,
-            temporal_margin=settings.temporal_margin,
+            temporal_gate=settings.temporal_gate,
             blend_weight=settings.temporal_blend_weight,
             epocas=EpocaFactors.parse(settings.epoca_factors, settings.seed_epoca_factors),
+            gate=GateConfig(
+                relative=settings.relevance_gate,
+                margin=settings.abstain_margin,
+                cross_margin=settings.abstain_cross_margin,
+                enabled=settings.relevance_gate_enabled,
+            ),
+            rules_mode=settings.reform_rules_mode,
+            same_point_similarity=settings.same_point_similarity,
+            cross_lingual_alpha=settings.cross_lingual_alpha,
             decay=DecayParams(
                 origin=float(origin),
                 offset=settings.decay_offset_years,
@@ -118,6 +156,8 @@ class SearchRequest:
     temporal_mode: TemporalMode = "auto"
     apply_rules: bool = True
     ordering: Literal["earliest", "latest"] | None = None  # force a date-sorted answer
+    rules_mode: RulesMode | None = None
+    gate: bool = True  # the relevance gate and abstention (False: every candidate on topic)
 
     def validate(self) -> None:
         text = self.query.strip()
@@ -141,6 +181,8 @@ class SearchRequest:
             raise InvalidRequest(
                 "temporalMode", f"{self.temporal_mode!r} is not one of {TEMPORAL_MODES}"
             )
+        if self.rules_mode is not None and self.rules_mode not in RULES_MODES:
+            raise InvalidRequest("rulesMode", f"{self.rules_mode!r} is not one of {RULES_MODES}")
         if self.profile is not None and self.profile not in PROFILES:
             raise InvalidRequest("profile", f"{self.profile!r} is not one of {PROFILES}")
         f = self.filters
@@ -166,6 +208,11 @@ class Plan:
     alpha: float
     cap: int
     include_superseded: bool
+    language: Language = "es"
+    lexical_query: str = ""  # the query, plus glossary translations for English questions
+    rules_mode: RulesMode = "same_point"
+    gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
+    topic: tuple[str, ...] = ()  # what a date-sorted question is about
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +225,7 @@ class SearchIntent:
     cutoff_year: int | None
     rules_applied: bool
     topic: tuple[str, ...] = ()
+    language: Language = "es"
     date_field: str | None = None  # the extra date a date-sorted question used
 
 
@@ -192,6 +240,11 @@ class SearchResult:
     timings_ms: dict[str, float]
     intent: SearchIntent
     without_recency: list[Hit] = field(default_factory=list)  # top-k by relevance alone
+    abstain_reason: str | None = None  # set when nothing answers: hits are then empty
+
+    @property
+    def abstained(self) -> bool:
+        return self.abstain_reason is not None
 
 
 class SearchService:
@@ -201,6 +254,8 @@ class SearchService:
         self.store = store
         self.embedder = embedder
         self.config = config
+        self._floors: dict[str, tuple[tuple[int, int], float]] = {}
+        self._floors_lock = Lock()
 
     def embed_query(self, text: str) -> Vectors:
         vector: Vectors = self.embedder.embed([text.strip()], "query")[0]
@@ -218,16 +273,28 @@ class SearchService:
         return merge_candidates(*lists)
 
     def plan(self, request: SearchRequest) -> Plan:
-        """Resolve the request against the defaults and read its temporal intent."""
+        """Resolve the request against the defaults and read its language and temporal intent."""
         request.validate()
         cfg = self.config
         temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
         if request.ordering is not None:
             temporal = TemporalIntent(request.ordering, temporal.triggers)
+        topic = tuple(topic_terms(request.query, temporal.triggers)) if temporal.kind else ()
         ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
+        if temporal.kind == "current" and not topic:  # "the current project": the newest one
+            ordering = "latest"
         route: Route = "relevance"
         if ordering is not None:
             route = "blend" if request.temporal_mode == "blend" else "date_sorted"
+        language = detect_language(request.query)
+        cross = language in ("en", "mixed")
+        alpha = cfg.alpha if request.alpha is None else request.alpha
+        if cross and request.alpha is None:  # BM25 barely sees an English question
+            alpha = max(alpha, cfg.cross_lingual_alpha)
+        lexical_query = request.query
+        if cross:
+            lexical_query = f"{request.query} {translate_terms(request.query)}"
+        gated = cfg.gate.enabled and request.gate
         return Plan(
             request=request,
             temporal=temporal,
@@ -239,22 +306,29 @@ class SearchService:
             mode=request.mode or cfg.mode,
             profile=request.profile or cfg.profile,
             threshold=cfg.threshold if request.threshold is None else request.threshold,
-            alpha=cfg.alpha if request.alpha is None else request.alpha,
+            alpha=alpha,
             cap=request.max_chunks_per_tesis or cfg.max_chunks_per_tesis,
             include_superseded=(
                 cfg.include_superseded
                 if request.include_superseded is None
                 else request.include_superseded
             ),
+            language=language,
+            lexical_query=lexical_query,
+            rules_mode=request.rules_mode or cfg.rules_mode,
+            gate=cfg.gate.relative if gated else None,
+            topic=topic if route == "date_sorted" else (),
         )
 
     def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
         """Rank hits for ``request``; pass ``vector`` to reuse an embedding (evaluation).
 
         Ordering questions ("el primer criterio", "latest") are routed to a date-sorted
-        search over the whole filtered set; the rest to hybrid relevance with recency.
-        Validity notes flag, demote or discard criteria that lost force; the reform rules
-        then discard pre-reform and pre-Novena hits when newer criteria are present.
+        search over the whole filtered set; the rest to hybrid relevance with recency. When
+        nothing passes the relevance floor the search abstains (no hits, a reason). Recency
+        reorders only the on-topic hits; validity notes flag, demote or discard criteria that
+        lost force; the reform rules set aside an old criterion when a newer one on the same
+        point is among the hits, and flag it otherwise.
         """
         plan = self.plan(request)
         timings: dict[str, float] = {}
@@ -265,33 +339,37 @@ class SearchService:
         timings["embed"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        topic = (
-            tuple(topic_terms(request.query, plan.temporal.triggers))
-            if plan.route == "date_sorted"
-            else ()
-        )
+        topic = self.narrowing_topic(plan, vector)
         date_field = self.date_field_for(request.query, plan)
-        pool = self.retrieve(plan, vector, topic, date_field)
+        pool, narrowed = self.retrieve(plan, vector, topic, date_field)
+        reason = self.abstention(plan, pool, topic)
+        if reason is not None:
+            pool = []
         statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
         timings["retrieve"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
-        scored = self.score(plan, pool)
+        gate = self.gate_for(plan, topic, narrowed)
+        scored = self.score(plan, pool, gate)
         missing = replacements_to_fetch(scored, statuses)
         if missing:  # pull the replacing criteria into the candidates
             pool = merge_candidates(pool, self.replacements(vector, missing))
             statuses = {**statuses, **self.store.get_validity(missing)}
-            scored = self.score(plan, pool)
+            scored = self.score(plan, pool, gate)
+        if plan.route == "date_sorted":  # a date order answers only with on-point tesis
+            scored = [h for h in scored if h.on_topic]
         hits, discarded = apply_validity(
             scored, statuses, plan.include_superseded, self.config.superseded_demotion
         )
         plain = relevance_ranking(hits, plan.cap, request.top_k)
         hits = self.order(plan, hits, date_field)
         materia = detect_materia(
-            request.query, request.filters.materias, [h.passage.materias for h in hits]
+            request.query,
+            request.filters.materias,
+            [h.passage.materias for h in hits[: request.top_k]],
         )
-        outcome = self.apply_rules(hits, materia, plan.ordering, request.apply_rules)
-        kept = outcome.kept
+        outcome = self.apply_rules(plan, hits, materia)
+        kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
             kept = self.sort_dated(kept, plan.ordering, date_field)
         timings["score"] = (time.perf_counter() - started) * 1000
@@ -311,8 +389,10 @@ class SearchService:
                 cutoff_year=outcome.cutoff_year,
                 rules_applied=outcome.applied,
                 topic=topic,
+                language=plan.language,
                 date_field=date_field,
             ),
+            abstain_reason=reason,
         )
 
     def date_field_for(self, question: str, plan: Plan) -> str | None:
@@ -334,81 +414,162 @@ class SearchService:
 
     def retrieve(
         self, plan: Plan, vector: Vectors, topic: tuple[str, ...], date_field: str | None = None
-    ) -> list[Candidate]:
-        """Candidates above the similarity threshold, drawn as the route requires."""
+    ) -> tuple[list[Candidate], bool]:
+        """Candidates above the similarity threshold, drawn as the route requires, and whether
+        a date-sorted pool was narrowed to the documents naming its topic."""
         request = plan.request
-        if plan.route == "date_sorted":
-            pool = self.dated_pool(
-                vector, request.filters, plan.threshold, topic, plan.ordering, request.top_k,
-                date_field,
-            )  # fmt: skip
+        narrowed = False
+        if plan.route == "date_sorted" and not topic:
+            pool = self.dated_extremes(
+                vector, request.filters, plan.ordering, request.top_k, date_field
+            )
+            narrowed = True
+        elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
+            pool = self.topic_pool(vector, request.filters, topic)
+            narrowed = bool(pool)
         else:
+            pool = []
+        if not pool:
             limit = max(request.top_k * self.config.oversample, MIN_POOL)
-            pool = self.candidates(request.query, vector, request.filters, limit, plan.mode)
-        return [c for c in pool if c.similarity >= plan.threshold]
+            pool = self.candidates(plan.lexical_query, vector, request.filters, limit, plan.mode)
+        return [c for c in pool if c.similarity >= plan.threshold], narrowed
 
-    def score(self, plan: Plan, pool: list[Candidate]) -> list[Hit]:
-        return score_candidates(
-            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay,
-            self.config.epocas,
-        )  # fmt: skip
+    def narrowing_topic(self, plan: Plan, vector: Vectors) -> tuple[str, ...]:
+        """The plan's topic without capitalized names that fewer than two documents contain
+        ("Jakub", unlike "Rust"): a name that picks one document does not narrow a subject."""
+        names = name_candidates(plan.request.query) & set(plan.topic)
+        dropped = {
+            name
+            for name in names
+            if len({c.passage.registro for c in self.store.lexical_search(
+                name, vector, plan.request.filters, 10)}) < 2
+        }  # fmt: skip
+        return tuple(t for t in plan.topic if t not in dropped)
 
-    def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
-        """The top-k in the route's order: by date, blended, or by final score."""
-        top_k = plan.request.top_k
-        if plan.ordering is None:
-            return cap_chunks_per_tesis(hits, plan.cap)[:top_k]
-        if plan.route == "date_sorted":
-            return self.sort_dated(hits, plan.ordering, date_field)[:top_k]
-        top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
-        blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
-        return cap_chunks_per_tesis(blended, plan.cap)[:top_k]
+    def topic_pool(
+        self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
+    ) -> list[Candidate]:
+        """Every chunk of the filtered set that names all the topic terms (BM25 finds them)."""
+        found = self.store.lexical_search(" ".join(topic), vector, filters, TOPIC_POOL)
+        return [
+            c for c in found if contains_all(f"{c.passage.rubro} {c.passage.chunk.text}", topic)
+        ]
 
-    def apply_rules(
-        self, hits: list[Hit], materia: MateriaIntent, ordering: str | None, enabled: bool
-    ) -> RerankOutcome:
-        """Reform rules, except for questions about the earliest criteria (history)."""
-        cutoff = self.config.reform.cutoff(materia.materia)
-        if not enabled or ordering == "earliest":
-            return RerankOutcome(hits, [], cutoff, applied=False)
-        return apply_reform_rules(hits, materia.materia, self.config.reform)
-
-    def dated_pool(
+    def dated_extremes(
         self,
         vector: Vectors,
         filters: Filters,
-        threshold: float,
-        topic: tuple[str, ...],
         ordering: str | None,
         top_k: int,
         date_field: str | None = None,
     ) -> list[Candidate]:
-        """Candidates for a date-sorted answer, drawn from the whole filtered set.
-
-        With a topic: every chunk whose cosine is within ``temporal_margin`` of the best
-        match (and above ``threshold``), narrowed to those containing every topic term when
-        any do. Without one ("the first repository"): the oldest or newest tesis under the
-        filters, straight from the store's date index.
-        """
-        if topic:
-            best = self.store.vector_search(vector, filters, 1)
-            if not best:
-                return []
-            floor = max(threshold, best[0].similarity - self.config.temporal_margin)
-            pool = self.store.vector_search(vector, filters, None, min_similarity=floor)
-            wanted = set(topic)
-            on_topic = [
-                c
-                for c in pool
-                if wanted <= set(analyze(f"{c.passage.rubro} {c.passage.chunk.text}"))
-            ]
-            return on_topic or pool
+        """A question with no topic ("the first repository"): the oldest or newest tesis
+        under the filters, straight from the store's date index."""
         order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
         dated = self.store.list_tesis(filters, order, top_k, date_field=date_field)
         if not dated:
             return []
         only = Filters(registros=tuple(t.registro for t in dated))
         return self.store.vector_search(vector, only, None)
+
+    def gate_for(self, plan: Plan, topic: tuple[str, ...], narrowed: bool) -> float | None:
+        """The gate a route uses: none for the date index, the temporal gate for a date order
+        over on-point documents, the relevance gate otherwise."""
+        if plan.gate is None:
+            return None
+        if plan.route == "date_sorted":
+            return None if narrowed and not topic else self.config.temporal_gate
+        return plan.gate
+
+    def abstention(self, plan: Plan, pool: list[Candidate], topic: tuple[str, ...]) -> str | None:
+        """Why nothing answers the question, or None. Ordering questions without a topic
+        ("the first repository") ask about the whole corpus and never abstain."""
+        if plan.gate is None or (plan.route == "date_sorted" and not topic):
+            return None
+        terms = set(analyze(plan.lexical_query))
+        seen: set[str] = set()
+        for c in pool:
+            seen.update(analyze(f"{c.passage.rubro} {c.passage.chunk.text}"))
+            if terms <= seen:
+                break
+        signals = QuerySignals(
+            language=plan.language,
+            terms=len(terms),
+            known=len(terms & seen),
+            best_similarity=max((c.similarity for c in pool), default=None),
+        )
+        return abstain_reason(signals, self.abstain_floor(plan.language))
+
+    def abstain_floor(self, language: Language) -> float:
+        """The best cosine a question in ``language`` must reach: the best null question's,
+        plus the margin. Measured against this store, and again when its size changes."""
+        key = null_language(language)
+        size = self.store.count()
+        with self._floors_lock:
+            cached = self._floors.get(key)
+            if cached is not None and cached[0] == size:
+                return cached[1]
+        questions = NULL_QUESTIONS[key]
+        vectors = self.embedder.embed(list(questions), "query")
+        best = [
+            found[0].similarity
+            for found in (self.store.vector_search(v, Filters(), 1) for v in vectors)
+            if found
+        ]
+        floor = abstain_floor(best, self.config.gate.margin_for(key))
+        with self._floors_lock:
+            self._floors[key] = (size, floor)
+        return floor
+
+    def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
+        return score_candidates(
+            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay, gate,
+            self.config.epocas,
+        )  # fmt: skip
+
+    def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
+        """Every hit in the route's order (by date, blended, or by final score with on-topic
+        hits first), at most ``cap`` chunks per tesis; the caller cuts the page."""
+        top_k = plan.request.top_k
+        if plan.ordering is None:
+            return cap_chunks_per_tesis(hits, plan.cap)
+        if plan.route == "date_sorted":
+            return self.sort_dated(hits, plan.ordering, date_field)
+        top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
+        blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
+        return cap_chunks_per_tesis(blended, plan.cap)
+
+    def apply_rules(self, plan: Plan, hits: list[Hit], materia: MateriaIntent) -> RerankOutcome:
+        """Reform rules, except for questions about the earliest criteria (history)."""
+        cutoff = self.config.reform.cutoff(materia.materia)
+        top_k = plan.request.top_k
+        if not plan.request.apply_rules or plan.ordering == "earliest":
+            return RerankOutcome(hits, [], cutoff, applied=False)
+        if plan.rules_mode == "literal":  # seed 000: discard within the page, no refill
+            return apply_reform_rules(hits[:top_k], materia.materia, self.config.reform)
+        window = hits[: top_k * self.config.oversample]
+        same_point = self.same_point_judge(window)
+        return apply_same_point_rules(
+            window, materia.materia, self.config.reform, same_point, top_k
+        )
+
+    def same_point_judge(self, hits: list[Hit]) -> SamePoint:
+        """Two hits are on the same point when their passages' vectors (from the embedding
+        cache: the ingest stored them) have a cosine of at least ``same_point_similarity``."""
+        texts = {h.passage.chunk.chunk_id: embedding_text(h.passage.rubro, h.passage.chunk)
+                 for h in hits if h.on_topic}  # fmt: skip
+        ids = list(texts)
+        vectors = dict(
+            zip(ids, self.embedder.embed([texts[i] for i in ids], "passage"), strict=True)
+        )
+        threshold = self.config.same_point_similarity
+
+        def same_point(old: Hit, newer: Hit) -> bool:
+            a = vectors.get(old.passage.chunk.chunk_id)
+            b = vectors.get(newer.passage.chunk.chunk_id)
+            return a is not None and b is not None and float(np.dot(a, b)) >= threshold
+
+        return same_point
 
     def replacements(self, vector: Vectors, registros: list[int]) -> list[Candidate]:
         cap = self.config.max_chunks_per_tesis

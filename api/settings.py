@@ -112,11 +112,12 @@ class Settings(BaseSettings):
     superseded_demotion: float = Field(
         0.5, ge=0.0, le=1.0, description="Final-score factor of hits whose criterion lost force."
     )
-    temporal_margin: float = Field(
-        0.05,
+    temporal_gate: float = Field(
+        0.8,
         ge=0.0,
         le=1.0,
-        description="Earliest/latest questions consider chunks within this cosine of the best.",
+        description="Earliest/latest questions sort by date the tesis whose relevance is at "
+        "least this share of the best (on the point asked, not merely related).",
     )
     temporal_blend_weight: float = Field(
         0.5, ge=0.0, le=1.0, description="Date weight of the two-pass `blend` temporal mode."
@@ -152,6 +153,48 @@ class Settings(BaseSettings):
     )
     similarity_threshold: float = Field(
         0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."
+    )
+    reform_rules_mode: Literal["same_point", "literal"] = Field(
+        "same_point",
+        description="`same_point`: an old criterion is set aside only when a newer hit is on "
+        "the same point (else flagged); `literal`: seed 000's cutoffs, within the page.",
+    )
+    same_point_similarity: float = Field(
+        0.9,
+        ge=0.0,
+        le=1.0,
+        description="Passage-to-passage cosine from which two hits are on the same point.",
+    )
+    relevance_gate: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="A hit is on topic when its fused relevance is at least this share of the "
+        "best; recency and the rules reorder only on-topic hits.",
+    )
+    relevance_gate_enabled: bool = Field(
+        True, description="Apply the relevance gate and abstain when nothing is on topic."
+    )
+    abstain_margin: float = Field(
+        0.022,
+        ge=-1.0,
+        le=1.0,
+        description="Search abstains unless its best cosine beats the best null question's "
+        "(gibberish, small talk) by this much; the floor is measured per store and language.",
+    )
+    abstain_cross_margin: float = Field(
+        0.005,
+        ge=-1.0,
+        le=1.0,
+        description="The abstention margin for English and mixed questions (their cosines to "
+        "the Spanish corpus are lower).",
+    )
+    cross_lingual_alpha: float = Field(
+        0.8,
+        ge=0.0,
+        le=1.0,
+        description="Least hybrid vector weight for English and mixed questions (BM25 sees "
+        "only their glossary translation).",
     )
 
     # Answers (chat) and the judge

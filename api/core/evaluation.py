@@ -6,14 +6,30 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+CLASSES: tuple[str, ...] = ("spanish", "english", "temporal", "cutoff", "abstain")
+SPLITS: tuple[str, ...] = ("dev", "test")
+
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    """One labelled query: graded relevance (1-3) and the criteria in force, if known."""
+    """One labelled query: graded relevance (1-3) and the criteria in force, if known.
+
+    ``current``: what should rank first: the criterion in force, or for an earliest/latest
+    question the earliest/latest on-point tesis. ``classes``: spanish, english, temporal,
+    cutoff, abstain (a question nothing in the corpus answers). ``split``: dev (tuning) or
+    test (reporting only).
+    """
 
     query: str
     relevant: Mapping[int, int]
     current: tuple[int, ...] = ()
+    id: str = ""
+    classes: tuple[str, ...] = ("spanish",)
+    split: str = "dev"
+
+    @property
+    def abstain(self) -> bool:
+        return "abstain" in self.classes
 
 
 def ndcg(ranking: Sequence[int], relevant: Mapping[int, int], k: int) -> float:
@@ -68,3 +84,15 @@ def share_before(ranking: Sequence[int], years: Mapping[int, int], year: int, k:
 def mean(values: Sequence[float | None]) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None
+
+
+def abstention_scores(predicted: Sequence[bool], expected: Sequence[bool]) -> tuple[float, float]:
+    """Precision and recall of abstaining (1.0 when there is nothing to get wrong)."""
+    both = sum(1 for p, e in zip(predicted, expected, strict=True) if p and e)
+    said, due = sum(predicted), sum(expected)
+    return (both / said if said else 1.0, both / due if due else 1.0)
+
+
+def rubro_overlap(query_terms: set[str], rubro_terms: set[str]) -> float:
+    """Share of a question's terms found in a rubro (how close it is to copying it)."""
+    return len(query_terms & rubro_terms) / len(query_terms) if query_terms else 0.0

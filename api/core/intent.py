@@ -305,7 +305,13 @@ _LAST_STOP_NEXT = _words(
 _CRITERION_WORDS = _words(
     "criterio, criterios, tesis, jurisprudencia, jurisprudencias, postura, posturas,"
     "interpretacion, version, versiones, redaccion, texto, precedente, precedentes, sentido,"
-    "doctrina, decision, resolucion, regla, posicion"
+    "doctrina, decision, resolucion, regla, posicion, repo, repositorio, proyecto"
+)
+# English "original/initial" open a noun phrase: after a determiner, or at the start.
+_EN_DETERMINERS = _words("the, his, her, my, its, their, your, our, an, a") | {""}
+_EN_DOCUMENT_STOP_NEXT = _words(
+    "complaint, claim, hearing, filing, petition, document, documents, copy, deadline, term,"
+    "brief, demand, jurisdiction, appearance, instance, answer"
 )
 _EN_FIRST_STOP_NEXT = _words(
     "instance, chamber, circuit, collegiate, court, courts, district, paragraph, place, glance,"
@@ -334,11 +340,19 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     # earliest
     _rule(
         "earliest",
-        r"primer|primera|primero|primeras|primeros",
+        r"primerisim(?:o|a|os|as)|primer|primera|primeras|primeros",
         stop_next=_ORDINAL_STOP_NEXT,
         stop_prev=_ORDINAL_STOP_PREV,
         proper_name=True,
     ),
+    # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular"):
+    # it asks for the first only as a pronoun ("el primero", "¿cuál fue el primero?").
+    _rule("earliest", r"primero", need_prev=_words("el, lo, los, fue, es, sea")),
+    _rule(
+        "earliest", r"original|initial", need_prev=_EN_DETERMINERS, stop_next=_EN_DOCUMENT_STOP_NEXT
+    ),
+    _rule("earliest", r"when did(?:\s+\w+){0,3}\s+(?:start|begin)|empezo|comenzo|desde cuando"),
+    _rule("earliest", r"longest without|mas tiempo sin"),
     _rule("earliest", r"mas antigu(?:o|a|os|as)|mas viej(?:o|a|os|as)"),
     _rule("earliest", r"original(?:es)?|inicial(?:es)?", need_prev=_CRITERION_WORDS),
     _rule(

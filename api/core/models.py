@@ -76,6 +76,7 @@ class Passage:
     instancia: str = ""
     clave: str = ""
     fecha: date | None = None
+    partial: bool = False  # the tesis text is cut in its source
 
     @property
     def registro(self) -> int:
@@ -98,6 +99,7 @@ class Passage:
             instancia=tesis.instancia,
             clave=tesis.clave,
             fecha=tesis.fecha,
+            partial=tesis.partial,
         )
 
 
@@ -205,13 +207,20 @@ class ScoreBreakdown:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A scored, ranked passage. Ranks are 1-based."""
+    """A scored, ranked passage. Ranks are 1-based.
+
+    ``gate``: relevance / best relevance of the candidate set; ``on_topic``: the gate passed
+    (see ``api.core.gate``); ``warning``: a sentence for the reader, e.g. a pre-reform flag.
+    """
 
     passage: Passage
     score: ScoreBreakdown
     rank: int = 0
     rank_without_recency: int = 0
     status: Validity = VIGENTE
+    on_topic: bool = True
+    gate: float = 1.0
+    warning: str | None = None
 
     @property
     def registro(self) -> int:

@@ -15,7 +15,8 @@ Usage::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -175,3 +176,98 @@ def apply_reform_rules(
         kept = [h for h in hits if id(h) in rescued]
         discarded = [d for d in discarded if id(d.hit) not in rescued]
     return RerankOutcome(rank(kept), discarded, cutoff, applied=True)
+
+
+# --- same-point rules (the default) ------------------------------------------------------
+
+SamePoint = Callable[[Hit, Hit], bool]
+
+
+def _cutoff_for(hit: Hit, materia: str | None, cutoff: int | None, config: ReformConfig) -> int:
+    """The first year whose criteria can replace ``hit``: its reform cutoff, or the Novena."""
+    reform = cutoff if materia is not None and cutoff is not None else 0
+    if reform and hit.passage.anio < reform:
+        return reform
+    return _NOVENA.start.year
+
+
+def warning_for(code: str, materia: str | None, cutoff: int | None) -> str:
+    """The reader's flag for an old criterion that stays: 'Criterio anterior a ...'."""
+    if code == PRE_REFORM and materia is not None and cutoff is not None:
+        return (
+            f"Criterio anterior a la {_reform_label(materia)} de {cutoff}: verifique su vigencia."
+        )
+    return f"Criterio anterior a la {_NOVENA.name} ({_NOVENA.start.year}): verifique su vigencia."
+
+
+def promote_newer(hits: Sequence[Hit], same_point: SamePoint) -> list[Hit]:
+    """Lift each newer criterion above the older on-topic hit it is on the same point with.
+
+    The criterion in force on a point is its most recent one: a newer on-topic hit on the
+    same point as a better-ranked older one moves just above it (the newest such first).
+    Hits on other points keep their places, so recency never lifts an off-point tesis.
+    """
+    ordered = list(hits)
+    i = 0
+    while i < len(ordered):
+        old = ordered[i]
+        newer = [
+            j
+            for j in range(i + 1, len(ordered))
+            if old.on_topic
+            and ordered[j].on_topic
+            and ordered[j].registro != old.registro
+            and ordered[j].passage.sort_date > old.passage.sort_date
+            and same_point(old, ordered[j])
+        ]
+        if not newer:
+            i += 1
+            continue
+        j = max(newer, key=lambda k: (ordered[k].passage.sort_date, -k))
+        ordered.insert(i, ordered.pop(j))  # re-check position i: it may have a newer one too
+    return ordered
+
+
+def apply_same_point_rules(
+    hits: Sequence[Hit],
+    materia: str | None,
+    config: ReformConfig,
+    same_point: SamePoint,
+    top_k: int,
+) -> RerankOutcome:
+    """Newer criteria above older ones on the same point; old ones set aside only then.
+
+    ``hits`` come ranked. First ``promote_newer``. Then each on-topic hit older than its
+    materia's reform cutoff (or before the Novena Época) is discarded when an on-topic hit
+    from the cutoff year on is on the same point (``same_point(old, newer)``); otherwise it
+    stays where relevance put it, with a ``warning``. Off-topic hits are left alone. Hits are
+    read in order until ``top_k`` are kept, so discards never shorten the page; ``discarded``
+    lists those read on the way.
+    """
+    cutoff = config.cutoff(materia)
+    ordered = promote_newer(hits, same_point)
+    promoted = [h.registro for h in ordered] != [h.registro for h in hits]
+    newer_pool = [h for h in ordered if h.on_topic]
+    kept: list[Hit] = []
+    discarded: list[Discarded] = []
+    for hit in ordered:
+        if len(kept) >= top_k:
+            break
+        verdict = discard_reason(hit, materia, cutoff, config) if hit.on_topic else None
+        if verdict is None:
+            kept.append(hit)
+            continue
+        year = _cutoff_for(hit, materia, cutoff, config)
+        newer = next((n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)), None)
+        if newer is None:
+            warning = warning_for(verdict.code, materia, cutoff)
+            kept.append(dataclasses.replace(hit, warning=warning))
+            continue
+        reason = (
+            f"{verdict.reason}; criterio posterior sobre el mismo punto: "
+            f"registro {newer.registro} ({newer.passage.anio})"
+        )
+        discarded.append(Discarded(hit, verdict.code, reason))
+    renumbered = [dataclasses.replace(h, rank=i) for i, h in enumerate(kept, start=1)]
+    applied = promoted or bool(discarded) or any(h.warning for h in kept)
+    return RerankOutcome(renumbered, discarded, cutoff, applied)

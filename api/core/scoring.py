@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from api.core.epoca_factors import EpocaFactors
 from api.core.epocas import epoca_number
 from api.core.fusion import RetrievalMode, relative_scores
+from api.core.gate import gate_values
 from api.core.models import Candidate, Hit, ScoreBreakdown
 
 Profile = Literal["default", "seed"]
@@ -142,18 +143,25 @@ def breakdown(
 
 
 def _ranked(hits: list[Hit], key_final: bool) -> list[Hit]:
-    def key(h: Hit) -> tuple[float, float, int, int]:
-        primary = h.score.final_score if key_final else h.score.relevance
-        return (-primary, -h.score.relevance, h.passage.registro, h.passage.chunk.index)
+    """Final-score order with on-topic hits first (off-topic ones by relevance alone), or
+    plain relevance order."""
+
+    def key(h: Hit) -> tuple[int, float, float, int, int]:
+        if key_final:
+            tier, primary = (0, h.score.final_score) if h.on_topic else (1, h.score.relevance)
+        else:
+            tier, primary = 0, h.score.relevance
+        return (tier, -primary, -h.score.relevance, h.passage.registro, h.passage.chunk.index)
 
     return sorted(hits, key=key)
 
 
 def rank(hits: Sequence[Hit]) -> list[Hit]:
-    """Order by final score; set ``rank`` and ``rank_without_recency`` (relevance order)."""
+    """Order by final score, every on-topic hit before every off-topic one (which follow in
+    relevance order: recency never lifts them); set ``rank`` and ``rank_without_recency``."""
     plain = {id(h): i for i, h in enumerate(_ranked(list(hits), key_final=False), start=1)}
     return [
-        Hit(h.passage, h.score, rank=i, rank_without_recency=plain[id(h)], status=h.status)
+        replace(h, rank=i, rank_without_recency=plain[id(h)])
         for i, h in enumerate(_ranked(list(hits), key_final=True), start=1)
     ]
 
@@ -165,14 +173,17 @@ def score_candidates(
     mode: RetrievalMode = "hybrid",
     alpha: float = 0.5,
     params: DecayParams | None = None,
+    gate: float | None = None,
     epocas: EpocaFactors | None = None,
 ) -> list[Hit]:
     """Score and rank a candidate set.
 
     ``default`` multiplies the fused relevance normalized within this set; ``seed`` the raw
-    cosine, as seed 000 did.
+    cosine, as seed 000 did. With ``gate`` (see ``api.core.gate``), a hit whose fused
+    relevance is below ``gate`` times the best is off topic: it ranks after every on-topic hit.
     """
-    relevance = relative_scores(candidates, mode, alpha) if profile == "default" else None
+    fused = relative_scores(candidates, mode, alpha)
+    gates = gate_values(fused)
     hits = [
         Hit(
             c.passage,
@@ -182,11 +193,13 @@ def score_candidates(
                 c.passage.epoca,
                 recency_weight,
                 profile,
-                None if relevance is None else relevance[i],
+                fused[i] if profile == "default" else None,
                 params,
                 c.lexical,
                 epocas,
             ),
+            on_topic=gate is None or gates[i] >= gate,
+            gate=gates[i],
         )
         for i, c in enumerate(candidates)
     ]

@@ -39,3 +39,13 @@ def words(text: str) -> list[str]:
 def analyze(text: str) -> list[str]:
     """Folded, stopword-free, prefix-stemmed terms: what BM25 indexes and queries."""
     return [w[:STEM_LENGTH] for w in words(text) if w not in STOPWORDS and len(w) > 1]
+
+
+# How a complete tesis text ends: a sentence mark, a closing bracket or quote.
+_TEXT_ENDINGS = (".", "…", ")", "]", '"', "»", "”", "!", "?", ":", ";")
+
+
+def ends_mid_sentence(text: str) -> bool:
+    """True when ``text`` stops without closing its last sentence (cut in its source)."""
+    stripped = text.rstrip()
+    return bool(stripped) and not stripped.endswith(_TEXT_ENDINGS)

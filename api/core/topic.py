@@ -1,7 +1,13 @@
-"""What a temporal question is about, once its ordering words are set aside."""
+"""What a temporal question is about, once its ordering words and filler are set aside.
+
+"Show me Jakub's very first repository on GitHub" has no topic: every word is an ordering
+trigger, a document noun, filler, the platform or the owner's name. "el primer criterio sobre la
+suspensión" has one: ``suspen``. Only a topic narrows the date-sorted pool.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from api.core.text import analyze
@@ -20,9 +26,47 @@ DOCUMENT_NOUNS = frozenset(
         "commit commits push pushed update updated actualizado actualizados actualizó"
     )
 )
+# Words that ask, point or intensify, and the platform a corpus lives on: never a topic.
+FILLER = frozenset(
+    analyze(
+        "show tell give list find know see want please let me about regarding thing things "
+        "very really exactly ever one ones his her him he she they their it its did do does "
+        "has have had got get hold holds make create publish published start started began "
+        "begin when where who whom whose how much many long without push pushed commit "
+        "dime muéstrame muestra muestrame enséñame ensename dame di quiero saber ver favor "
+        "porfa por muy realmente exactamente nunca jamás respecto acerca cosa cosas uno una "
+        "creó creo hizo hecho publicó publico subió subio empezó empezo comenzó comenzo "
+        "cuándo cuando dónde quién qué cómo cuánto tiempo lleva tenía tiene hay fue es era "
+        "github gitlab bitbucket sourceforge codeberg platform plataforma account cuenta "
+        "profile perfil user usuario owner dueño autor author"
+    )
+)
+_POSSESSIVE = re.compile(r"\b(\w+)'s\b")
+_CAPITALIZED = re.compile(r"\b[A-ZÁÉÍÓÚÑ][a-záéíóúñ]+\b")
+_SENTENCE_OPENERS = frozenset(".?!¿¡:;")
 
 
 def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
-    """Content terms of ``question`` without its temporal trigger words and document nouns."""
+    """Content terms of ``question`` without its temporal triggers, document nouns, filler
+    and possessive names ("Jakub's"). Repeated terms are kept once, in order."""
     trigger_terms = {t for trigger in triggers for t in analyze(trigger)}
-    return [t for t in analyze(question) if t not in trigger_terms and t not in DOCUMENT_NOUNS]
+    names = {t for m in _POSSESSIVE.finditer(question) for t in analyze(m.group(1))}
+    skip = trigger_terms | DOCUMENT_NOUNS | FILLER | names
+    return list(dict.fromkeys(t for t in analyze(question) if t not in skip))
+
+
+def name_candidates(question: str) -> set[str]:
+    """Terms of capitalized words inside a sentence ("Jakub", "Rust"): a name unless the
+    corpus shows it as a topic (the caller checks how many documents contain it)."""
+    found: set[str] = set()
+    for match in _CAPITALIZED.finditer(question):
+        head = question[: match.start()].rstrip()
+        if head and head[-1] not in _SENTENCE_OPENERS:
+            found.update(analyze(match.group(0)))
+    return found
+
+
+def contains_all(text: str, terms: Sequence[str]) -> bool:
+    """Whether ``text`` has every term (analyzed like the index)."""
+    have = set(analyze(text)) if terms else set()
+    return all(t in have for t in terms)

@@ -9,6 +9,7 @@ from typing import Any
 
 from api.core.epocas import canonical_epoca, epoca_for_date, epoca_matches_year
 from api.core.models import IngestWarning, Rejection, Tesis, TesisTipo
+from api.core.text import ends_mid_sentence
 
 MIN_YEAR = 1871  # Primera Época
 
@@ -165,8 +166,12 @@ def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Pa
             clave=clave,
             precedentes=_text(raw, "precedentes"),
             fecha=fecha,
-            partial=bool(raw.get("parcial", False)),
+            partial=bool(raw.get("parcial", False)) or ends_mid_sentence(texto),
         )
+        if tesis.partial and not raw.get("parcial"):
+            warnings.append(
+                IngestWarning(source, line, registro, "texto", "ends mid-sentence; marked partial")
+            )
     except InvalidField as err:
         return Rejection(source, line, registro_label, err.field, err.reason)
     return Parsed(tesis, tuple(warnings))

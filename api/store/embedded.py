@@ -55,7 +55,7 @@ _TESIS_COLUMNS = (
 _PASSAGE_SQL = (
     "SELECT c.id, c.registro, c.idx, c.text, c.start_char, c.end_char, c.start_line, "
     "c.end_line, c.tokens, t.rubro, t.epoca, t.anio, t.tipo, t.materias, t.instancia, "
-    "t.clave, t.fecha FROM chunk c JOIN tesis t ON t.registro = c.registro"
+    "t.clave, t.fecha, t.partial FROM chunk c JOIN tesis t ON t.registro = c.registro"
 )
 FTS_WEIGHTS = (2.0, 1.0)  # bm25() weights of the rubro and body columns
 _GROUP_COLUMNS: dict[str, str] = {
@@ -157,6 +157,7 @@ def _to_passage(row: sqlite3.Row) -> Passage:
         instancia=row["instancia"],
         clave=row["clave"],
         fecha=date.fromisoformat(row["fecha"]) if row["fecha"] else None,
+        partial=bool(row["partial"]),
     )
 
 

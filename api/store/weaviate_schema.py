@@ -33,6 +33,7 @@ _META = (
     Property(name="materias", data_type=DataType.TEXT_ARRAY, tokenization=Tokenization.FIELD),
     Property(name="instancia", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
     Property(name="clave", data_type=DataType.TEXT),
+    Property(name="partial", data_type=DataType.BOOL),
 )
 
 CHUNK_PROPERTIES = (
@@ -51,7 +52,6 @@ TESIS_PROPERTIES = (
     Property(name="texto", data_type=DataType.TEXT, index_searchable=False),
     Property(name="precedentes", data_type=DataType.TEXT, index_searchable=False),
     Property(name="organo", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
-    Property(name="partial", data_type=DataType.BOOL),
     # fecha, or 1 July of anio when unknown: the key list_tesis sorts on (like Passage.sort_date).
     Property(name="sortDate", data_type=DataType.DATE),
     Property(
@@ -135,6 +135,7 @@ def _meta_properties(tesis: Tesis) -> dict[str, Any]:
         "materias": list(tesis.materias),
         "instancia": tesis.instancia,
         "clave": tesis.clave,
+        "partial": tesis.partial,
     }
 
 
@@ -166,7 +167,6 @@ def tesis_object(tesis: Tesis, fingerprint: str) -> DataObject[Any, None]:
             "texto": tesis.texto,
             "precedentes": tesis.precedentes,
             "organo": tesis.organo,
-            "partial": tesis.partial,
             "sortDate": _timestamp(tesis.fecha or date(tesis.anio, 7, 1)),
             "fingerprint": fingerprint,
         }
@@ -237,6 +237,7 @@ def _to_passage(props: Mapping[str, Any]) -> Passage:
         instancia=_str(props, "instancia"),
         clave=_str(props, "clave"),
         fecha=_date(props.get("fecha")),
+        partial=bool(props.get("partial") or False),
     )
 
 

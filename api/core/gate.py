@@ -1,0 +1,123 @@
+"""The relevance gate: which candidates answer the question, and when nothing does (pure).
+
+Recency, época and the vigencia rules may only reorder answers, never replace them. So before
+they act, every candidate gets a *gate value*: its fused relevance (BM25 + cosine, min-max
+normalized within the candidate set, as in ``api.core.fusion``) divided by the best one. A
+candidate is *on topic* when its gate value reaches ``GateConfig.relative``; ranking puts every
+on-topic hit (ordered by the recency-aware final score) before every off-topic one (ordered by
+relevance alone), so a recent tesis on another point never outranks an on-point older one.
+
+Abstention: when nothing in the corpus answers, search returns no hits and a reason. The floor
+on the best cosine is calibrated per corpus and embedder, not guessed: the service runs a few
+*null questions* (gibberish, small talk, recipes) against the store, and a question must beat the
+best of them, for its language, by ``GateConfig.margin``. e5's cosines sit in a narrow band and
+an English question scores ~0.06 lower than the same question in Spanish, hence one floor per
+language.
+
+Usage::
+
+    floor = abstain_floor(null_best_cosines, config)
+    reason = abstain_reason(signals, floor)
+    values = gate_values(relevances)            # [1.0, 0.82, 0.31, ...]
+    on_topic = [v >= config.relative for v in values]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from api.core.language import Language
+
+# Questions no corpus should answer, per language; their best cosines calibrate the floor.
+NULL_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "es": (
+        "asdkjh qwpoeiru zxmcnb",
+        "receta de mole poblano con chocolate",
+        "hola, ¿cómo estás hoy?",
+        "¿quién ganó el partido de fútbol de anoche?",
+        "pronóstico del clima para mañana",
+        "letra de una canción de cuna para dormir al bebé",
+        "mejores playas para vacacionar en verano",
+    ),
+    "en": (
+        "what is the best pizza in naples",
+        "how do i reset my phone password",
+        "who won the football game last night",
+        "weather forecast for tomorrow",
+        "lyrics of a lullaby for a baby",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GateConfig:
+    """``relative``: least gate value (relevance / best relevance) of an on-topic hit.
+    ``margin``: how far above the best null question's cosine a question's best cosine must be;
+    ``cross_margin``: the same for English and mixed questions, whose cosines are lower.
+    ``enabled``: False turns off both the gate and abstention (every hit on topic).
+    """
+
+    relative: float = 0.5
+    margin: float = 0.022
+    cross_margin: float = 0.005
+    enabled: bool = True
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.relative <= 1.0:
+            raise ValueError(f"relative must be in [0, 1], got {self.relative}")
+        for name, value in (("margin", self.margin), ("cross_margin", self.cross_margin)):
+            if not -1.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be in [-1, 1], got {value}")
+
+    def margin_for(self, null_set: str) -> float:
+        return self.cross_margin if null_set == "en" else self.margin
+
+
+@dataclass(frozen=True, slots=True)
+class QuerySignals:
+    """What the gate knows of a question before ranking.
+
+    ``terms``: its analyzed terms (with glossary translations for English); ``known``: how many
+    of them occur in the retrieved candidates; ``best_similarity``: the best cosine.
+    """
+
+    language: Language
+    terms: int
+    known: int
+    best_similarity: float | None
+
+
+def null_language(language: Language) -> str:
+    """Which null set calibrates a question: English ones for English and mixed questions."""
+    return "en" if language in ("en", "mixed") else "es"
+
+
+def abstain_floor(null_best: Iterable[float], margin: float) -> float:
+    """The best cosine a question must reach: the best null question's, plus ``margin``."""
+    values = list(null_best)
+    return (max(values) + margin) if values else 0.0
+
+
+def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
+    """Why nothing answers the question (a Spanish sentence), or None when something may."""
+    if signals.terms == 0:
+        return "La pregunta no contiene palabras que buscar."
+    if signals.best_similarity is None:
+        return "No hay tesis que cumplan los filtros."
+    if signals.known == 0:
+        return "Ninguna palabra de la pregunta aparece en las tesis del corpus."
+    if signals.best_similarity < floor:
+        return (
+            "Ninguna tesis trata lo que pregunta: la más cercana tiene similitud "
+            f"{signals.best_similarity:.3f}, por debajo del umbral {floor:.3f}."
+        )
+    return None
+
+
+def gate_values(relevances: Sequence[float]) -> list[float]:
+    """Each relevance divided by the best (1.0 for the best; all 1.0 when none is positive)."""
+    best = max(relevances, default=0.0)
+    if best <= 0:
+        return [1.0] * len(relevances)
+    return [max(0.0, r) / best for r in relevances]
