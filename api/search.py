@@ -98,6 +98,19 @@ class SearchConfig:
     same_point_similarity: float = 0.9
     cross_lingual_alpha: float = 0.8
     epocas: EpocaFactors = field(default_factory=EpocaFactors)
+    # Per-materia defaults fitted by ``vigencia tune`` (materia read from the question).
+    materia_weights: dict[str, float] = field(default_factory=dict)
+    materia_alphas: dict[str, float] = field(default_factory=dict)
+
+    def defaults_for(self, query: str, explicit: tuple[str, ...]) -> tuple[float, float]:
+        """The recency weight and alpha a question's materia was tuned to, else the global."""
+        if not (self.materia_weights or self.materia_alphas):
+            return self.recency_weight, self.alpha
+        materia = detect_materia(query, explicit).materia or ""
+        return (
+            self.materia_weights.get(materia, self.recency_weight),
+            self.materia_alphas.get(materia, self.alpha),
+        )
 
     @classmethod
     def from_settings(cls, settings: Settings, today: date | None = None) -> SearchConfig:
@@ -122,6 +135,8 @@ class SearchConfig:
             temporal_gate=settings.temporal_gate,
             blend_weight=settings.temporal_blend_weight,
             epocas=EpocaFactors.parse(settings.epoca_factors, settings.seed_epoca_factors),
+            materia_weights=dict(settings.materia_recency_weights or {}),
+            materia_alphas=dict(settings.materia_alphas or {}),
             gate=GateConfig(
                 relative=settings.relevance_gate,
                 margin=settings.abstain_margin,
@@ -288,7 +303,8 @@ class SearchService:
             route = "blend" if request.temporal_mode == "blend" else "date_sorted"
         language = detect_language(request.query)
         cross = language in ("en", "mixed")
-        alpha = cfg.alpha if request.alpha is None else request.alpha
+        base_weight, base_alpha = cfg.defaults_for(request.query, request.filters.materias)
+        alpha = base_alpha if request.alpha is None else request.alpha
         if cross and request.alpha is None:  # BM25 barely sees an English question
             alpha = max(alpha, cfg.cross_lingual_alpha)
         lexical_query = request.query
@@ -301,7 +317,7 @@ class SearchService:
             ordering=ordering,  # type: ignore[arg-type]
             route=route,
             weight=effective_recency_weight(
-                request.recency_weight, cfg.recency_weight, temporal, cfg.current_weight
+                request.recency_weight, base_weight, temporal, cfg.current_weight
             ),
             mode=request.mode or cfg.mode,
             profile=request.profile or cfg.profile,

@@ -140,6 +140,16 @@ class Settings(BaseSettings):
     reform_discard_pre_novena: bool = Field(
         True, description="Reform rules also discard hits before the Novena Época (1995)."
     )
+    materia_recency_weights: dict[str, float] | None = Field(
+        None,
+        description="Recency weight per materia as JSON, each in 0..1 (written by `vigencia "
+        'tune`), e.g. `{"Laboral": 0.7}`; other materias use `recency_weight`.',
+    )
+    materia_alphas: dict[str, float] | None = Field(
+        None,
+        description="Hybrid alpha per materia as JSON, each in 0..1 (written by `vigencia "
+        "tune`); other materias use `hybrid_alpha`.",
+    )
     epoca_factors: dict[str, float] | None = Field(
         None,
         description="Época factors of the `default` profile as JSON, by name or ordinal, each "
@@ -272,6 +282,12 @@ class Settings(BaseSettings):
             raise ValueError("VIGENCIA_EMBEDDER=openai needs VIGENCIA_EMBEDDING_BASE_URL")
         if self.read_requires_key and not self.api_key:
             raise ValueError("VIGENCIA_READ_REQUIRES_KEY needs VIGENCIA_API_KEY")
+        for name in ("materia_recency_weights", "materia_alphas"):
+            for materia, value in (getattr(self, name) or {}).items():
+                if not 0.0 <= value <= 1.0:
+                    raise ValueError(
+                        f"VIGENCIA_{name.upper()}: {materia} = {value} is outside 0..1"
+                    )
         if self.epoca_factors is not None or self.seed_epoca_factors is not None:
             from api.core.epoca_factors import EpocaFactors
 
