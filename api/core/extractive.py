@@ -49,10 +49,10 @@ SEMANTIC_MARGIN = 0.02
 
 def header(llm_error: str | None = None) -> str:
     """'Respuesta extractiva (sin modelo de lenguaje)', or, when a configured model failed,
-    'Respuesta extractiva (el modelo no respondió: motivo)'."""
+    'Respuesta extractiva; el modelo no respondió (motivo)'."""
     if llm_error is None:
         return HEADER
-    return f"Respuesta extractiva (el modelo no respondió: {neutralize(llm_error)})"
+    return f"Respuesta extractiva; el modelo no respondió ({neutralize(llm_error)})"
 
 
 @dataclass(frozen=True, slots=True)

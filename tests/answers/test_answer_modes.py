@@ -18,9 +18,9 @@ def test_failed_llm_says_the_model_did_not_answer_and_why() -> None:
     answer = answer_question(QUESTION, consolidate(three_tesis_hits()),
                              ScriptedLLM([LLMError("HTTP 503")]))  # fmt: skip
     assert answer.mode == "EXTRACTIVE"
-    assert "el modelo no respondió (" not in answer.text  # the reason follows a colon
-    assert answer.text.startswith("Respuesta extractiva (el modelo no respondió: ")
-    assert "HTTP 503" in answer.text.splitlines()[0]
+    first = answer.text.splitlines()[0]
+    assert first.startswith("Respuesta extractiva; el modelo no respondió (error del modelo: ")
+    assert "HTTP 503)" in first
     assert "sin modelo de lenguaje" not in answer.text
 
 
