@@ -80,9 +80,9 @@ class InvalidRequest(ValueError):
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     profile: Profile = "default"
-    recency_weight: float = 0.5
+    recency_weight: float = 0.1
     mode: RetrievalMode = "hybrid"
-    alpha: float = 0.3
+    alpha: float = 0.4
     oversample: int = 5
     threshold: float = 0.0
     max_chunks_per_tesis: int = 2
@@ -95,8 +95,8 @@ class SearchConfig:
     blend_weight: float = 0.5
     gate: GateConfig = field(default_factory=GateConfig)
     rules_mode: RulesMode = "same_point"
-    same_point_similarity: float = 0.9
-    cross_lingual_alpha: float = 0.8
+    same_point_similarity: float = 0.93
+    cross_lingual_alpha: float = 0.6
     epocas: EpocaFactors = field(default_factory=EpocaFactors)
     # Per-materia defaults fitted by ``vigencia tune`` (materia read from the question).
     materia_weights: dict[str, float] = field(default_factory=dict)
@@ -620,5 +620,8 @@ def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:
 
 
 def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
-    """Each registro's best-ranked chunk, ranks renumbered."""
-    return cap_chunks_per_tesis(hits, 1)
+    """Each registro's first chunk, in the order given (a date order stays a date order)."""
+    firsts: dict[int, Hit] = {}
+    for hit in hits:
+        firsts.setdefault(hit.registro, hit)
+    return [replace(h, rank=i) for i, h in enumerate(firsts.values(), start=1)]

@@ -70,14 +70,14 @@ class Settings(BaseSettings):
         description="`default` (normalized relevance, monotone decay) or `seed` (seed 000).",
     )
     recency_weight: float = Field(
-        0.5, ge=0.0, le=1.0, description="Default recency weight w in 0..1 (0 = similarity order)."
+        0.1, ge=0.0, le=1.0, description="Default recency weight w in 0..1 (0 = similarity order)."
     )
     retrieval_mode: Literal["hybrid", "vector", "lexical"] = Field(
         "hybrid",
         description="Candidate retrieval: BM25 + vector fusion, vector only, or BM25 only.",
     )
     hybrid_alpha: float = Field(
-        0.3, ge=0.0, le=1.0, description="Hybrid weight of the vector side (1 = vector, 0 = BM25)."
+        0.4, ge=0.0, le=1.0, description="Hybrid weight of the vector side (1 = vector, 0 = BM25)."
     )
     oversample: int = Field(
         5, ge=1, le=50, description="Candidates fetched per requested hit before scoring."
@@ -170,13 +170,13 @@ class Settings(BaseSettings):
         "the same point (else flagged); `literal`: seed 000's cutoffs, within the page.",
     )
     same_point_similarity: float = Field(
-        0.9,
+        0.93,
         ge=0.0,
         le=1.0,
         description="Passage-to-passage cosine from which two hits are on the same point.",
     )
     relevance_gate: float = Field(
-        0.5,
+        0.7,
         ge=0.0,
         le=1.0,
         description="A hit is on topic when its fused relevance is at least this share of the "
@@ -200,7 +200,7 @@ class Settings(BaseSettings):
         "the Spanish corpus are lower).",
     )
     cross_lingual_alpha: float = Field(
-        0.8,
+        0.6,
         ge=0.0,
         le=1.0,
         description="Least hybrid vector weight for English and mixed questions (BM25 sees "

@@ -20,8 +20,8 @@ from api.embeddings.base import Vectors
 from api.evaluation import load_judgements
 from api.search import SearchConfig, SearchRequest, SearchService, best_chunk_per_tesis
 
-DEFAULT_WEIGHTS = (0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)
-DEFAULT_ALPHAS = (0.2, 0.3, 0.5)
+DEFAULT_WEIGHTS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)
+DEFAULT_ALPHAS = (0.2, 0.4, 0.6)
 K = 10
 
 

@@ -58,7 +58,7 @@ class GateConfig:
     ``enabled``: False turns off both the gate and abstention (every hit on topic).
     """
 
-    relative: float = 0.5
+    relative: float = 0.7
     margin: float = 0.022
     cross_margin: float = 0.005
     enabled: bool = True

@@ -5,7 +5,14 @@ from __future__ import annotations
 import strawberry
 
 from api.core.models import Filters
-from api.graphql.types import RetrievalMode, ScoringProfile, SortOrder, TemporalMode, TesisTipo
+from api.graphql.types import (
+    RetrievalMode,
+    RulesMode,
+    ScoringProfile,
+    SortOrder,
+    TemporalMode,
+    TesisTipo,
+)
 from api.search import SearchRequest
 
 MAX_LIST_ITEMS = 20
@@ -72,6 +79,15 @@ class SearchInput:
     vigencia_rules: bool = strawberry.field(
         default=True, description="Apply reform-cutoff and pre-Novena discards."
     )
+    rules_mode: RulesMode | None = strawberry.field(
+        default=None,
+        description="SAME_POINT (default): an old criterion goes only when a newer hit is on "
+        "the same point; LITERAL: seed 000's cutoffs within the page.",
+    )
+    relevance_gate: bool = strawberry.field(
+        default=True,
+        description="Rank off-topic hits after on-topic ones and abstain when none is on topic.",
+    )
 
     def to_core(self) -> SearchRequest:
         return SearchRequest(
@@ -87,6 +103,8 @@ class SearchInput:
             include_superseded=self.include_superseded,
             temporal_mode=self.temporal_mode.value,
             apply_rules=self.vigencia_rules,
+            rules_mode=self.rules_mode.value if self.rules_mode else None,
+            gate=self.relevance_gate,
         )
 
 

@@ -41,6 +41,7 @@ class Intent:
     rules_applied: bool
     recency_weight: float
     topic: list[str] = strawberry.field(description="Topic terms of an ordering question.")
+    language: str = strawberry.field(description="es, en, mixed or unknown.")
 
     @classmethod
     def from_core(cls, intent: SearchIntent, recency_weight: float) -> Intent:
@@ -55,6 +56,7 @@ class Intent:
             rules_applied=intent.rules_applied,
             recency_weight=recency_weight,
             topic=list(intent.topic),
+            language=intent.language,
         )
 
 
@@ -73,6 +75,10 @@ class SearchPayload:
     profile: str
     mode: str
     timings: Timings
+    abstained: bool = strawberry.field(
+        description="Nothing in the corpus answers the question: no hits, see abstainReason."
+    )
+    abstain_reason: str | None = strawberry.field(description="Why the search abstained.")
 
     @classmethod
     def from_core(cls, result: SearchResult, log_id: str | None = None) -> SearchPayload:
@@ -91,6 +97,8 @@ class SearchPayload:
                 retrieve_ms=result.timings_ms.get("retrieve", 0.0),
                 score_ms=result.timings_ms.get("score", 0.0),
             ),
+            abstained=result.abstained,
+            abstain_reason=result.abstain_reason,
         )
 
 

@@ -32,6 +32,12 @@ class TemporalMode(Enum):
     BLEND = "blend"
 
 
+@strawberry.enum(description="How the reform rules treat an old criterion.")
+class RulesMode(Enum):
+    SAME_POINT = "same_point"
+    LITERAL = "literal"
+
+
 @strawberry.enum
 class SortOrder(Enum):
     ASC = "ASC"
@@ -124,6 +130,14 @@ class SearchHit:
     rank_without_recency: int
     chunk: ChunkSpan
     status: ValidityStatus
+    on_topic: bool = strawberry.field(
+        description="Passed the relevance gate: recency and the rules reorder only these."
+    )
+    gate: float = strawberry.field(description="Fused relevance / the best candidate's, 0..1.")
+    warning: str | None = strawberry.field(
+        description="A flag for the reader, e.g. a criterion older than its materia's reform."
+    )
+    partial: bool = strawberry.field(description="The tesis text is cut in its source.")
 
     @classmethod
     def from_core(cls, hit: Hit) -> SearchHit:
@@ -149,6 +163,10 @@ class SearchHit:
             rank_without_recency=hit.rank_without_recency,
             chunk=ChunkSpan.from_core(p.chunk),
             status=ValidityStatus.from_core(hit.status),
+            on_topic=hit.on_topic,
+            gate=hit.gate,
+            warning=hit.warning,
+            partial=p.partial,
         )
 
 
