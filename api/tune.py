@@ -218,5 +218,7 @@ def report(result: TuneResult, command: str) -> str:
         decision = "Test current@1 does not drop: the settings snippet was written."
     else:
         decision = "Refused: the fit lowers test current@1, so no settings snippet was written."
-    lines += ["", "## Decision", "", decision, "", "```", snippet(result).rstrip(), "```", ""]
+    label = "Snippet (written):" if result.accepted else "Snippet (not written):"
+    lines += ["", "## Decision", "", decision, "", label, "", "```", snippet(result).rstrip(),
+              "```", ""]  # fmt: skip
     return "\n".join(lines)

@@ -91,3 +91,13 @@ def test_tune_on_the_bundled_corpus_with_feedback(bundled: Services, tmp_path: P
         bool(got.weights)
         and (got.test_after.current_at_1 or 0) >= (got.test_before.current_at_1 or 0)
     )
+
+
+def test_an_ndcg_gain_alone_moves_only_materias_without_a_criterion_in_force() -> None:
+    table = {
+        D: [Q(1.0, 0.4), Q(0.0, 0.4), Q(None, 0.2), Q(None, 0.3)],
+        HIGH: [Q(1.0, 0.9), Q(0.0, 0.9), Q(None, 0.8), Q(None, 0.9)],
+    }
+    fitted = fit({"Civil": [0, 1], "Fiscal": [2, 3]}, table, D, min_questions=2)
+    assert fitted["Civil"].point == D  # current@1 did not move
+    assert fitted["Fiscal"].point == HIGH  # feedback only: nDCG decides
