@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
-from api import __version__
+from api import __version__, structured_log
 from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
 from api.graphql.schema import build_schema
@@ -96,6 +96,7 @@ class ReadKeyMiddleware:
 def create_app(settings: Settings | None = None, services: Services | None = None) -> Starlette:
     """Build the ASGI app; pass ``services`` to inject a store or embedder (tests)."""
     settings = settings or (services.settings if services else get_settings())
+    structured_log.configure(settings.log_format)
     holder: dict[str, Services] = {}
 
     @asynccontextmanager

@@ -66,7 +66,9 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     if args.generic:
         from api.ingest.generic import GenericFields
 
-        generic = GenericFields(args.id_field, args.title_field, args.text_field, args.date_field)
+        generic = GenericFields.of(
+            args.id_field, args.title_field, args.text_field, args.date_field or ["created_at"]
+        )
     report = ingest(paths, services.store, services.embedder, progress=progress, generic=generic)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - started
     if not args.quiet:
@@ -152,6 +154,48 @@ def _hit_json(hit: object) -> dict[str, object]:
                   "end_line": p.chunk.end_line},
         "status": hit.status.estado,
     }  # fmt: skip
+
+
+def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
+    from api.services import Services
+    from api.tune import DEFAULT_ALPHAS, DEFAULT_WEIGHTS, report, snippet, tune
+
+    paths = [Path(args.queries), *(Path(f) for f in args.feedback)]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        print(f"error: not a file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    for name, values in (("--weight", args.weight), ("--alpha", args.alpha)):
+        if any(not 0.0 <= v <= 1.0 for v in values or ()):
+            print(f"error: {name} values must be in 0..1", file=sys.stderr)
+            return 2
+    services = Services.build(settings)
+    ensure_loaded(services, settings)
+    try:
+        result = tune(
+            services.search, paths[0], paths[1:], args.weight or DEFAULT_WEIGHTS,
+            args.alpha or DEFAULT_ALPHAS, args.min_questions,
+        )  # fmt: skip
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        services.close()
+    feedback = " ".join(f"--feedback {f}" for f in args.feedback)
+    command = f"vigencia tune {args.queries} {feedback}".strip()
+    text = report(result, command)
+    Path(args.report).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.report).write_text(text, encoding="utf-8")
+    print(text)
+    if result.accepted:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(snippet(result), encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+        return 0
+    if result.weights:
+        print("refused: the fit lowers test current@1; no snippet written", file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -307,7 +351,13 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--id-field", default="id")
     ingest.add_argument("--title-field", default="name")
     ingest.add_argument("--text-field", default="description")
-    ingest.add_argument("--date-field", default="created_at")
+    ingest.add_argument(
+        "--date-field",
+        action="append",
+        help="Date field (repeatable): the first is the primary date; others as name[:role] "
+        "(role: created, updated, pushed), e.g. --date-field created_at "
+        "--date-field pushed_at:updated. Default: created_at.",
+    )
     ingest.set_defaults(func=cmd_ingest)
 
     search = sub.add_parser("search", help="Recency-aware search.")
@@ -342,6 +392,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluation.add_argument("--json", action="store_true")
     evaluation.set_defaults(func=cmd_eval)
+
+    tune_cmd = sub.add_parser(
+        "tune",
+        help="Fit the recency weight and alpha per materia (dev split + feedback), check them "
+        "on the test split, and write a settings snippet unless test current@1 drops.",
+    )
+    tune_cmd.add_argument("queries", nargs="?", default="data/eval/queries.jsonl")
+    tune_cmd.add_argument(
+        "--feedback", action="append", default=[], help="JSONL from `vigencia log export-feedback`."
+    )
+    tune_cmd.add_argument("--weight", type=float, action="append", help="Weights of the grid.")
+    tune_cmd.add_argument("--alpha", type=float, action="append", help="Alphas of the grid.")
+    tune_cmd.add_argument("--min-questions", type=int, default=3)
+    tune_cmd.add_argument("--output", "-o", default="var/tune.env", help="Settings snippet.")
+    tune_cmd.add_argument("--report", default="docs/TUNE.md", help="Markdown report.")
+    tune_cmd.set_defaults(func=cmd_tune)
 
     notes = sub.add_parser("import-notes", help="Import SJF validity notes (JSON).")
     notes.add_argument("file")

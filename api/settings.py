@@ -140,6 +140,27 @@ class Settings(BaseSettings):
     reform_discard_pre_novena: bool = Field(
         True, description="Reform rules also discard hits before the Novena Época (1995)."
     )
+    materia_recency_weights: dict[str, float] | None = Field(
+        None,
+        description="Recency weight per materia as JSON, each in 0..1 (written by `vigencia "
+        'tune`), e.g. `{"Laboral": 0.7}`; other materias use `recency_weight`.',
+    )
+    materia_alphas: dict[str, float] | None = Field(
+        None,
+        description="Hybrid alpha per materia as JSON, each in 0..1 (written by `vigencia "
+        "tune`); other materias use `hybrid_alpha`.",
+    )
+    epoca_factors: dict[str, float] | None = Field(
+        None,
+        description="Época factors of the `default` profile as JSON, by name or ordinal, each "
+        'in (0, 1], e.g. `{"Novena Época": 0.85, "older": 0.6}` (default: Décima on 1.0, '
+        "Novena 0.9, Octava 0.8, older 0.75).",
+    )
+    seed_epoca_factors: dict[str, float] | None = Field(
+        None,
+        description="Época factors of the `seed` profile as JSON, each in [1, 5] (default: "
+        "Novena 1.2, Décima 1.5, Undécima 1.8, Duodécima 2.0).",
+    )
     similarity_threshold: float = Field(
         0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."
     )
@@ -202,6 +223,11 @@ class Settings(BaseSettings):
     )
 
     # Monitoring
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="Format of the `vigencia.rerank` and `vigencia.references` log lines: "
+        "`text` (key=value) or `json` (one object per line).",
+    )
     search_log_enabled: bool = Field(
         True, description="Record every search and chat in the search log."
     )
@@ -256,6 +282,21 @@ class Settings(BaseSettings):
             raise ValueError("VIGENCIA_EMBEDDER=openai needs VIGENCIA_EMBEDDING_BASE_URL")
         if self.read_requires_key and not self.api_key:
             raise ValueError("VIGENCIA_READ_REQUIRES_KEY needs VIGENCIA_API_KEY")
+        for name in ("materia_recency_weights", "materia_alphas"):
+            for materia, value in (getattr(self, name) or {}).items():
+                if not 0.0 <= value <= 1.0:
+                    raise ValueError(
+                        f"VIGENCIA_{name.upper()}: {materia} = {value} is outside 0..1"
+                    )
+        if self.epoca_factors is not None or self.seed_epoca_factors is not None:
+            from api.core.epoca_factors import EpocaFactors
+
+            try:
+                EpocaFactors.parse(self.epoca_factors, self.seed_epoca_factors)
+            except ValueError as exc:
+                raise ValueError(
+                    f"VIGENCIA_EPOCA_FACTORS / VIGENCIA_SEED_EPOCA_FACTORS: {exc}"
+                ) from exc
         return self
 
 

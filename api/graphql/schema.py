@@ -19,7 +19,7 @@ from strawberry.extensions import (
 from strawberry.extensions.base_extension import SchemaExtension
 
 from api.embeddings.base import EmbedderError
-from api.graphql.chat import ChatQuery, ChatSubscription
+from api.graphql.chat import ChatQuery, ChatSubscription, CompareAnswersQuery
 from api.graphql.corpus import CorpusQuery
 from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
@@ -40,7 +40,7 @@ LIMIT_RULES = (
 
 
 @strawberry.type
-class Query(CoreQuery, ChatQuery, MonitoringQuery, CorpusQuery):
+class Query(CoreQuery, ChatQuery, CompareAnswersQuery, MonitoringQuery, CorpusQuery):
     """Every read: search, timelines, tesis, chat, judge, monitoring."""
 
 

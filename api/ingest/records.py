@@ -195,4 +195,9 @@ def tesis_to_record(tesis: Tesis) -> dict[str, Any]:
     }
     if tesis.partial:
         record["parcial"] = True
+    if tesis.dates:
+        record["fechas"] = {name: day.isoformat() for name, day in tesis.dates}
+        record["roles"] = dict(tesis.date_roles)
+    if tesis.extra:
+        record["extra"] = dict(tesis.extra)
     return record

@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS tesis (
     anio INTEGER NOT NULL, fecha TEXT, sort_date TEXT NOT NULL, tipo TEXT NOT NULL,
     materias TEXT NOT NULL, materia_mask INTEGER NOT NULL, instancia TEXT NOT NULL,
     organo TEXT NOT NULL, clave TEXT NOT NULL, precedentes TEXT NOT NULL,
-    partial INTEGER NOT NULL, fingerprint TEXT NOT NULL
+    partial INTEGER NOT NULL, fingerprint TEXT NOT NULL, extra TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS tesis_sort ON tesis (sort_date, registro);
 CREATE TABLE IF NOT EXISTS chunk (
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS validity (
 
 _TESIS_COLUMNS = (
     "registro, rubro, texto, epoca, anio, fecha, tipo, materias, instancia, organo, clave, "
-    "precedentes, partial"
+    "precedentes, partial, extra"
 )
 _PASSAGE_SQL = (
     "SELECT c.id, c.registro, c.idx, c.text, c.start_char, c.end_char, c.start_line, "
@@ -111,7 +111,30 @@ def _to_tesis(row: sqlite3.Row) -> Tesis:
         precedentes=row["precedentes"],
         fecha=date.fromisoformat(row["fecha"]) if row["fecha"] else None,
         partial=bool(row["partial"]),
+        **_extra_from_json(row["extra"]),
     )
+
+
+def _extra_to_json(t: Tesis) -> str:
+    """A generic record's extra dates, their roles and its own fields, as stored."""
+    if not (t.dates or t.extra):
+        return "{}"
+    return json.dumps(
+        {"dates": {n: d.isoformat() for n, d in t.dates}, "roles": dict(t.date_roles),
+         "fields": [[k, v] for k, v in t.extra]},
+        ensure_ascii=False,
+    )  # fmt: skip
+
+
+def _extra_from_json(text: str | None) -> dict[str, Any]:
+    data = json.loads(text or "{}")
+    if not data:
+        return {}
+    return {
+        "dates": tuple((n, date.fromisoformat(d)) for n, d in data.get("dates", {}).items()),
+        "date_roles": tuple(data.get("roles", {}).items()),
+        "extra": tuple((k, v) for k, v in data.get("fields", [])),
+    }
 
 
 def _to_passage(row: sqlite3.Row) -> Passage:
@@ -161,6 +184,9 @@ class EmbeddedStore:
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(tesis)")}
+            if "extra" not in columns:  # a store written before extra fields existed
+                self._db.execute("ALTER TABLE tesis ADD COLUMN extra TEXT NOT NULL DEFAULT '{}'")
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open embedded store at {path}: {exc}") from exc
         self._index: VectorIndex | None = None
@@ -194,13 +220,14 @@ class EmbeddedStore:
     def _insert_one(self, entry: TesisEntry) -> None:
         t = entry.tesis
         self._db.execute(
-            "INSERT INTO tesis VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO tesis VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 t.registro, t.rubro, t.texto, t.epoca, t.anio,
                 t.fecha.isoformat() if t.fecha else None,
                 (t.fecha or date(t.anio, 7, 1)).isoformat(), t.tipo,
                 json.dumps(list(t.materias), ensure_ascii=False), materia_mask(t.materias),
                 t.instancia, t.organo, t.clave, t.precedentes, int(t.partial), entry.fingerprint,
+                _extra_to_json(t),
             ),
         )  # fmt: skip
         rubro_terms = " ".join(analyze(t.rubro))
@@ -401,17 +428,40 @@ class EmbeddedStore:
         return found
 
     def list_tesis(
-        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+        self,
+        filters: Filters,
+        order: SortOrder,
+        limit: int,
+        offset: int = 0,
+        date_field: str | None = None,
     ) -> list[Tesis]:
         where, params = _where(filters)
         direction = "ASC" if order == "ASC" else "DESC"
         with self._guard("list tesis"):
-            rows = self._db.execute(
-                f"SELECT {_TESIS_COLUMNS} FROM tesis t WHERE {where} "
-                f"ORDER BY sort_date {direction}, registro {direction} LIMIT ? OFFSET ?",
-                [*params, limit, offset],
-            ).fetchall()
+            if date_field is None:
+                rows = self._db.execute(
+                    f"SELECT {_TESIS_COLUMNS} FROM tesis t WHERE {where} "
+                    f"ORDER BY sort_date {direction}, registro {direction} LIMIT ? OFFSET ?",
+                    [*params, limit, offset],
+                ).fetchall()
+            else:  # by an extra date; records without it come last
+                path = "$.dates." + json.dumps(date_field)
+                rows = self._db.execute(
+                    f"SELECT {_TESIS_COLUMNS} FROM tesis t WHERE {where} "
+                    "ORDER BY json_extract(extra, ?) IS NULL, "
+                    f"json_extract(extra, ?) {direction}, registro {direction} LIMIT ? OFFSET ?",
+                    [*params, path, path, limit, offset],
+                ).fetchall()
         return [_to_tesis(row) for row in rows]
+
+    def date_fields(self) -> dict[str, str]:
+        """The extra date fields stored records carry, with their roles."""
+        with self._guard("date fields"):
+            rows = self._db.execute(
+                "SELECT DISTINCT r.key, r.value FROM tesis t, json_each(t.extra, '$.roles') r "
+                "WHERE t.extra != '{}'"
+            ).fetchall()
+        return {row[0]: row[1] for row in rows}
 
     def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
         where, params = _where(filters)

@@ -92,10 +92,19 @@ class FlakyStore:
         return self.inner.get_chunks(registro)
 
     def list_tesis(
-        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+        self,
+        filters: Filters,
+        order: SortOrder,
+        limit: int,
+        offset: int = 0,
+        date_field: str | None = None,
     ) -> list[Tesis]:
         self._enter("list_tesis")
-        return self.inner.list_tesis(filters, order, limit, offset)
+        return self.inner.list_tesis(filters, order, limit, offset, date_field)
+
+    def date_fields(self) -> dict[str, str]:
+        self._enter("date_fields")
+        return self.inner.date_fields()
 
     def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
         self._enter("count_by")
