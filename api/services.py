@@ -52,7 +52,15 @@ class Services:
         )
         if log is None and settings.search_log_enabled:
             log = build_search_log(settings)
-        recorder = Recorder(log, settings.search_log_retention_days) if log else None
+        recorder = (
+            Recorder(
+                log,
+                settings.search_log_retention_days,
+                max_entries=settings.search_log_max_entries,
+            )
+            if log
+            else None
+        )
         return cls(settings, store, embedder, search, chat, judge, llm, log, recorder)
 
     def close(self) -> None:

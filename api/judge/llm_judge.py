@@ -14,6 +14,7 @@ Example::
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from api.core.models import Hit
+from api.core.redact import redact
 from api.core.validity import describe, loses_force
 from api.judge.models import (
     MAX_SCALE,
@@ -54,9 +56,16 @@ Responde SOLO con JSON estricto, sin texto adicional ni bloques de código, con 
 Incluye cada fragmento una vez y copia su registro, startLine y endLine tal como aparecen. En \
 summary nombra los fragmentos exactos (registro y líneas) que responden la consulta."""
 
+_log = logging.getLogger("vigencia.judge")
+
 
 class JudgeFormatError(ValueError):
-    """The reply is not the strict JSON the judge asked for."""
+    """The reply is not the strict JSON the judge asked for. ``public`` is the short reason a
+    client sees; the message (with an excerpt of the reply) is for the server log."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(message)
+        self.public = public
 
 
 def build_judge_messages(query: str, hits: Sequence[Hit], max_chars: int = 1500) -> list[Message]:
@@ -90,7 +99,10 @@ def parse_reply(raw: str) -> tuple[JudgeReply, list[str]]:
         except ValueError:
             data = None
         if data is None:
-            raise JudgeFormatError(f"la respuesta no es JSON válido: {raw[:_EXCERPT]!r}") from None
+            raise JudgeFormatError(
+                f"la respuesta no es JSON válido: {raw[:_EXCERPT]!r}",
+                "la respuesta del modelo no es JSON válido",
+            ) from None
         warnings.append("se ignoró texto fuera del objeto JSON")
     try:
         reply = JudgeReply.model_validate(data)
@@ -98,7 +110,10 @@ def parse_reply(raw: str) -> tuple[JudgeReply, list[str]]:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'raíz'}: {e['msg']}" for e in exc.errors()[:3]
         )
-        raise JudgeFormatError(f"el JSON no sigue el esquema: {problems}") from None
+        raise JudgeFormatError(
+            f"el JSON no sigue el esquema: {problems}",
+            "la respuesta del modelo no sigue el esquema pedido",
+        ) from None
     warnings.extend(reply.unknown_keys())
     if any(item.relevancia > 1.0 for item in reply.reranked):
         for item in reply.reranked:
@@ -184,11 +199,14 @@ class LLMJudge:
             raw = self.llm.complete(build_judge_messages(query, hits), timeout=self.timeout)
             reply, warnings = parse_reply(raw)
         except LLMTimeout as exc:
-            return self._unjudged(hits, f"tiempo agotado: {exc}")
+            _log.warning("LLM judge timed out: %s", redact(str(exc)))
+            return self._unjudged(hits, "tiempo agotado")
         except LLMError as exc:
-            return self._unjudged(hits, f"error del modelo: {exc}")
-        except JudgeFormatError as exc:
-            return self._unjudged(hits, str(exc))
+            _log.warning("LLM judge failed: %s", redact(str(exc)))
+            return self._unjudged(hits, "error del modelo")
+        except JudgeFormatError as exc:  # the reply's excerpt stays in the server log
+            _log.warning("LLM judge reply unusable: %s", redact(str(exc)))
+            return self._unjudged(hits, exc.public)
         verdicts, match_warnings = match_reply(reply, hits)
         warnings.extend(match_warnings)
         items = [_judged(hit, verdicts.get(i)) for i, hit in enumerate(hits)]
