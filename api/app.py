@@ -90,7 +90,12 @@ class VigenciaGraphQL(GraphQL[Context, None]):
             if not isinstance(value, dict | list):  # a list is answered "batching disabled"
                 raise json.JSONDecodeError("a GraphQL request must be a JSON object", "", 0)
             text = data.decode("latin-1") if isinstance(data, bytes) else data
-            if _SURROGATE_ESCAPE.search(text):  # rare: then check the decoded strings
+            if _SURROGATE_ESCAPE.search(text) and isinstance(value, dict):
+                # rare: then check the decoded strings; ``variables`` are checked by the
+                # schema, so that a bad record in a batch is rejected alone, by name
+                outside = {k: v for k, v in value.items() if k != "variables"}
+                json.dumps(outside, ensure_ascii=False).encode("utf-8")
+            elif _SURROGATE_ESCAPE.search(text):
                 json.dumps(value, ensure_ascii=False).encode("utf-8")
         except json.JSONDecodeError:
             raise

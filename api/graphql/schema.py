@@ -30,6 +30,7 @@ from api.graphql.cost import Limits, check_document
 from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
+from api.graphql.variables import check_variables
 from api.store.base import StoreError
 
 MAX_DEPTH = 10
@@ -80,6 +81,7 @@ class BoundedValidation(SchemaExtension):
         document = ctx.graphql_document
         assert document is not None
         check_document(document, ctx.variables, ctx.operation_name, self.limits)
+        check_variables(document, ctx.variables)
         rules = (*ctx.validation_rules, *_STRAWBERRY_RULES)
         key = (id(ctx.schema), ctx.query, rules, self.hide_suggestions)
         errors = self.cache.get(key) if ctx.query else None
