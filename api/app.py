@@ -26,6 +26,7 @@ from strawberry.types import ExecutionResult
 
 from api import __version__
 from api.core.redact import redact
+from api.corpus import missing_corpus
 from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
 from api.graphql.schema import build_schema
@@ -147,6 +148,11 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     async def health(request: Request) -> JSONResponse:
         built = holder["services"]
         store = await run_in_threadpool(built.store.health)
+        if store["status"] == "ok":
+            reports = built.settings.data_dir / "ingest_reports"
+            lost = await run_in_threadpool(missing_corpus, built.store, reports)
+            if lost is not None:
+                store = store | {"status": "degraded", "detail": lost}
         if "detail" in store:  # /health is public: no paths or URLs
             store = store | {"detail": redact(store["detail"], hide_locations=True)}
         body = {

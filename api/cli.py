@@ -233,7 +233,10 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.preflight import check_data_dir
+    from api.services import DATA_FILES
 
+    check_data_dir(settings, DATA_FILES)  # before uvicorn, so a refusal is one sentence
     uvicorn.run(create_app(settings), host=args.host or settings.host,
                 port=args.port or settings.port, log_level="info")  # fmt: skip
     return 0
@@ -373,8 +376,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    from api.preflight import StartupError
+
     args = build_parser().parse_args(argv)
-    return int(args.func(args, settings or get_settings()))
+    try:
+        return int(args.func(args, settings or get_settings()))
+    except StartupError as exc:  # one sentence naming the path, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from api.core.intent import (
     detect_temporal,
     effective_recency_weight,
 )
+from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
 from api.core.models import Candidate, Discarded, Filters, Hit
 from api.core.reform import DEFAULT_CUTOFFS, ReformConfig, RerankOutcome, apply_reform_rules
 from api.core.scoring import PROFILES, DecayParams, Profile, rank, score_candidates
@@ -121,6 +122,9 @@ class SearchRequest:
             raise InvalidRequest("query", "must not be empty")
         if len(text) > MAX_QUERY_CHARS:
             raise InvalidRequest("query", f"{len(text)} characters, at most {MAX_QUERY_CHARS}")
+        tokens = question_tokens(text)
+        if tokens > MAX_QUESTION_TOKENS:  # before embedding: the embedder does not truncate
+            raise InvalidRequest("query", f"~{tokens} tokens, at most {MAX_QUESTION_TOKENS}")
         if not 1 <= self.top_k <= MAX_TOP_K:
             raise InvalidRequest("topK", f"{self.top_k} is outside 1..{MAX_TOP_K}")
         for name, value in (

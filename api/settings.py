@@ -246,12 +246,6 @@ class Settings(BaseSettings):
         description="Do not rate-limit 127.0.0.1/::1 (local dashboard, CLI, benchmarks); set false "
         "behind a reverse proxy on the same host.",
     )
-    max_question_tokens: int = Field(
-        256,
-        ge=8,
-        le=512,
-        description="Longest question, in embedder tokens (e5 reads at most 512).",
-    )
     cors_origins: list[str] = Field(
         ["http://127.0.0.1:8501", "http://localhost:8501"],
         description='Origins allowed by CORS, as JSON (`["https://app.example"]`).',

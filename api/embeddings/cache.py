@@ -7,6 +7,7 @@ change never reuses stale vectors.
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
 import threading
 import time
@@ -15,7 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from api.embeddings.base import Embedder, TextKind, Vectors
+from api.embeddings.base import Embedder, EmbedderError, TextKind, Vectors
+
+_log = logging.getLogger("vigencia.embeddings")
 
 
 def cache_key(model_id: str, kind: TextKind, text: str) -> str:
@@ -48,39 +51,66 @@ class EmbeddingCache:
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         if writable is not None:
-            writable.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(writable, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS embedding (key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
-            )
-            columns = {row[1] for row in self._db.execute("PRAGMA table_info(embedding)")}
-            if "kind" not in columns:  # caches written before the bound: rows stay unbounded
-                with self._db:
-                    self._db.execute("ALTER TABLE embedding ADD COLUMN kind TEXT")
-                    self._db.execute("ALTER TABLE embedding ADD COLUMN added REAL")
-            self._db.execute(
-                "CREATE INDEX IF NOT EXISTS embedding_added ON embedding (kind, added)"
-            )
+            try:
+                self._db = self._open(writable)
+            except (sqlite3.Error, OSError) as exc:
+                raise EmbedderError(
+                    f"cannot open the embedding cache at {writable}: {exc}. Check that the "
+                    "directory exists and is writable, or set VIGENCIA_DATA_DIR."
+                ) from exc
+        self.write_failures = 0
+
+    @staticmethod
+    def _open(writable: Path) -> sqlite3.Connection:
+        writable.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(writable, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS embedding (key TEXT PRIMARY KEY, vector BLOB NOT NULL)"
+        )
+        columns = {row[1] for row in db.execute("PRAGMA table_info(embedding)")}
+        if "kind" not in columns:  # caches written before the bound: rows stay unbounded
+            with db:
+                db.execute("ALTER TABLE embedding ADD COLUMN kind TEXT")
+                db.execute("ALTER TABLE embedding ADD COLUMN added REAL")
+        db.execute("CREATE INDEX IF NOT EXISTS embedding_added ON embedding (kind, added)")
+        return db
 
     def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
         found = {k: self._shipped[k] for k in keys if k in self._shipped}
         missing = [k for k in keys if k not in found]
         if missing and self._db is not None:
-            with self._lock:
-                for i in range(0, len(missing), 500):
-                    part = missing[i : i + 500]
-                    marks = ",".join("?" * len(part))
-                    rows = self._db.execute(
-                        f"SELECT key, vector FROM embedding WHERE key IN ({marks})", part
-                    ).fetchall()
-                    for key, blob in rows:
-                        found[key] = np.frombuffer(blob, dtype=np.float32)
+            try:
+                self._read(missing, found)
+            except sqlite3.Error as exc:  # a cache that cannot be read is a miss, not a failure
+                _log.warning("embedding cache read failed: %s", exc)
         return found
 
+    def _read(self, missing: list[str], found: dict[str, np.ndarray]) -> None:
+        assert self._db is not None
+        with self._lock:
+            for i in range(0, len(missing), 500):
+                part = missing[i : i + 500]
+                marks = ",".join("?" * len(part))
+                rows = self._db.execute(
+                    f"SELECT key, vector FROM embedding WHERE key IN ({marks})", part
+                ).fetchall()
+                for key, blob in rows:
+                    found[key] = np.frombuffer(blob, dtype=np.float32)
+
     def put_many(self, items: dict[str, np.ndarray], kind: TextKind | None = None) -> None:
+        """Store vectors; a failure (disk full, read-only, file deleted) is logged and counted,
+        never raised: the vectors were computed, only the cache misses them."""
         if self._db is None or not items:
             return
+        try:
+            self._put(items, kind)
+        except sqlite3.Error as exc:
+            self.write_failures += 1
+            _log.warning("embedding cache write failed: %s", exc)
+
+    def _put(self, items: dict[str, np.ndarray], kind: TextKind | None) -> None:
+        assert self._db is not None
         now = self.clock()
         with self._lock, self._db:
             self._db.executemany(
