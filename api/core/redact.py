@@ -12,8 +12,8 @@ import re
 _URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s:@'\"]*(?::[^/\s@'\"]*)?@")
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{4,}")
 _KEY_PAIRS = re.compile(
-    r"(?i)\b(api[_-]?key|apikey|access[_-]?token|token|secret|password|passwd|key|auth"
-    r"|authorization|x-api-key)\b(\s*[=:]\s*|\"\s*:\s*\"|'\s*:\s*')[^\s&,;'\"}]+"
+    r"(?i)\b(api[_-]?key|apikey|access[_-]?token|token|secret|password|passwd|key"
+    r"|x-api-key)\b(\s*[=:]\s*|\"\s*:\s*\"|'\s*:\s*')[^\s&,;'\"}]+"
 )
 _SECRET_LIKE = re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_-]{8,}\b")
 _URL = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s'\"<>]+")

@@ -5,7 +5,8 @@ one twice, name 2**24 fields. Every fragment is measured once (memoized), so the
 in the size of the document, and a cycle is reported instead of followed. The measure gives:
 
 - ``selections``: fields after expanding every fragment spread;
-- ``depth``: the deepest field nesting (introspection fields not counted, as before);
+- ``depth``: fields nested below a root field (``{ a { b } }`` is 1; introspection fields not
+  counted), as strawberry's depth limiter counted before;
 - ``aliases``: aliased fields after expansion;
 - ``cost``: the work the root fields ask for (see ``ROOT_COSTS``), each alias charged again.
 
@@ -199,7 +200,7 @@ def measure(
         m = walker.operation(definition)
         found = Measure(
             max(found.selections, m.selections),
-            max(found.depth, m.depth),
+            max(found.depth, m.depth - 1),
             max(found.aliases, m.aliases),
             max(found.cost, m.cost),
         )

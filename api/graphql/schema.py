@@ -80,8 +80,13 @@ class BoundedValidation(SchemaExtension):
         ctx = self.execution_context
         document = ctx.graphql_document
         assert document is not None
-        check_document(document, ctx.variables, ctx.operation_name, self.limits)
-        check_variables(document, ctx.variables)
+        try:
+            check_document(document, ctx.variables, ctx.operation_name, self.limits)
+            check_variables(document, ctx.variables)
+        except GraphQLError as refused:  # reported as a validation error, on every transport
+            ctx.pre_execution_errors = [refused]
+            yield
+            return
         rules = (*ctx.validation_rules, *_STRAWBERRY_RULES)
         key = (id(ctx.schema), ctx.query, rules, self.hide_suggestions)
         errors = self.cache.get(key) if ctx.query else None

@@ -94,6 +94,20 @@ def test_health_answers_while_a_bomb_is_refused(tmp_path: Path) -> None:
     assert health.status_code == 200 and health.json()["status"] == "ok"
 
 
+def test_subscription_bomb_is_an_error_message_not_a_crashed_task(client: TestClient) -> None:
+    leaf = 'chatStream(input: {question: "x"}) { __typename }'
+    query = (
+        bomb(30, leaf).replace("on Query", "on Subscription").replace("query {", "subscription {")
+    )
+    with client.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+        ws.send_text(json.dumps({"type": "connection_init"}))
+        assert ws.receive_json()["type"] == "connection_ack"
+        ws.send_text(json.dumps({"type": "subscribe", "id": "1", "payload": {"query": query}}))
+        reply = ws.receive_json()
+    assert reply["type"] == "error"
+    assert reply["payload"][0]["extensions"]["code"] == "QUERY_TOO_COMPLEX"
+
+
 def test_fragment_cycle_is_refused_not_followed(client: TestClient) -> None:
     query = "query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }"
     error = error_of(post(client, query))
