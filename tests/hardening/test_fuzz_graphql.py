@@ -176,7 +176,6 @@ def test_generated_mutations_with_and_without_the_key(writer: TestClient) -> Non
         seen[f"{verdict(send(writer, {'query': mutation}, keyed), keyed)} keyed={keyed}"] += 1
 
     run()
-    print(seen)
     assert seen["executed keyed=True"] >= 50, seen
 
 
