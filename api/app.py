@@ -98,11 +98,24 @@ class VigenciaGraphQL(GraphQL[Context, None]):
                 json.dumps(outside, ensure_ascii=False).encode("utf-8")
             elif _SURROGATE_ESCAPE.search(text):
                 json.dumps(value, ensure_ascii=False).encode("utf-8")
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as exc:
+            log.warning("rejected request body: not a JSON object (%s)", exc.msg)
             raise
         except (ValueError, RecursionError) as exc:  # UnicodeError is a ValueError
+            log.warning("rejected request body: unreadable JSON (%s)", type(exc).__name__)
             raise json.JSONDecodeError(f"unreadable JSON ({type(exc).__name__})", "", 0) from exc
         return value
+
+
+def _public(health: dict[str, Any]) -> dict[str, Any]:
+    """The log's health without paths or URLs in its error texts (``/health`` is public)."""
+    out = dict(health)
+    if isinstance(out.get("last_error"), str):
+        out["last_error"] = redact(out["last_error"], hide_locations=True)
+    backend = out.get("backend")
+    if isinstance(backend, dict) and isinstance(backend.get("detail"), str):
+        out["backend"] = backend | {"detail": redact(backend["detail"], hide_locations=True)}
+    return out
 
 
 class ReadKeyMiddleware:
@@ -162,7 +175,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             "embedder": {"status": "ok", "model": built.embedder.model_id},
             "llm": {"configured": built.llm is not None},
             "log": (
-                await run_in_threadpool(built.recorder.health)
+                _public(await run_in_threadpool(built.recorder.health))
                 if built.recorder
                 else {"status": "off"}
             ),
