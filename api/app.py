@@ -99,7 +99,7 @@ class VigenciaGraphQL(GraphQL[Context, None]):
             elif _SURROGATE_ESCAPE.search(text):
                 json.dumps(value, ensure_ascii=False).encode("utf-8")
         except json.JSONDecodeError as exc:
-            log.warning("rejected request body: not a JSON object (%s)", exc.msg)
+            log.warning("rejected request body: %s", exc.msg)
             raise
         except (ValueError, RecursionError) as exc:  # UnicodeError is a ValueError
             log.warning("rejected request body: unreadable JSON (%s)", type(exc).__name__)

@@ -34,15 +34,36 @@ from graphql import (
     VariableNode,
 )
 
+from api.core.references import MAX_REFERENCES_LIMIT
+from api.monitoring.service import MAX_LOG_LIMIT, MAX_WINDOW_HOURS
+from api.search import MAX_TOP_K
+from api.timeline import MAX_LIMIT
+
 Arguments = Callable[[str, str | None], int | None]
 
 
-def _days(hours: int | None) -> int:
-    return max(1, -(-(hours or 168) // 24))
+def _get(args: Arguments, name: str, key: str | None, default: int, high: int) -> int:
+    """An argument's value, clamped to what its resolver accepts: a larger one is refused
+    there as an ``InputError`` before any work, so it is charged as the largest valid one."""
+    value = args(name, key)
+    return min(default if value is None else value, high)
+
+
+def _days(args: Arguments) -> int:
+    hours = _get(args, "windowHours", None, 168, MAX_WINDOW_HOURS)
+    return max(1, -(-hours // 24))
 
 
 def _search(args: Arguments) -> int:
-    return 10 + (args("input", "topK") or 10)
+    return 10 + _get(args, "input", "topK", 10, MAX_TOP_K)
+
+
+def _chat(args: Arguments) -> int:
+    return 10 + 2 * _get(args, "input", "maxReferences", 5, MAX_REFERENCES_LIMIT)
+
+
+def _dated(args: Arguments) -> int:
+    return 10 + _get(args, "limit", None, 5, MAX_LIMIT)
 
 
 # Cost of one occurrence of a root field, from its arguments (``args(name, inner)`` reads an
@@ -50,15 +71,15 @@ def _search(args: Arguments) -> int:
 ROOT_COSTS: dict[str, Callable[[Arguments], int]] = {
     "search": _search,
     "judge": _search,
-    "chat": lambda args: 10 + 2 * (args("input", "maxReferences") or 5),
-    "chatStream": lambda args: 10 + 2 * (args("input", "maxReferences") or 5),
+    "chat": _chat,
+    "chatStream": _chat,
     "compareRankings": lambda args: 2 * _search(args),
-    "timeline": lambda args: args("input", "limit") or 50,
-    "earliest": lambda args: 10 + (args("limit", None) or 5),
-    "latest": lambda args: 10 + (args("limit", None) or 5),
-    "monitoring": lambda args: _days(args("windowHours", None)),
-    "alerts": lambda args: _days(args("windowHours", None)),
-    "searchLog": lambda args: args("limit", None) or 20,
+    "timeline": lambda args: _get(args, "input", "limit", 50, MAX_LIMIT),
+    "earliest": _dated,
+    "latest": _dated,
+    "monitoring": _days,
+    "alerts": _days,
+    "searchLog": lambda args: _get(args, "limit", None, 20, MAX_LOG_LIMIT),
     "corpusStats": lambda args: 10,
     "distribution": lambda args: 5,
 }
