@@ -36,6 +36,7 @@ from api.core.intent import (
     effective_recency_weight,
 )
 from api.core.language import Language, detect_language
+from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
 from api.core.models import Candidate, Discarded, Filters, Hit
 from api.core.reform import (
     DEFAULT_CUTOFFS,
@@ -182,6 +183,9 @@ class SearchRequest:
             raise InvalidRequest("query", "must not be empty")
         if len(text) > MAX_QUERY_CHARS:
             raise InvalidRequest("query", f"{len(text)} characters, at most {MAX_QUERY_CHARS}")
+        tokens = question_tokens(text)
+        if tokens > MAX_QUESTION_TOKENS:  # before embedding: the embedder does not truncate
+            raise InvalidRequest("query", f"~{tokens} tokens, at most {MAX_QUESTION_TOKENS}")
         if not 1 <= self.top_k <= MAX_TOP_K:
             raise InvalidRequest("topK", f"{self.top_k} is outside 1..{MAX_TOP_K}")
         for name, value in (
