@@ -383,6 +383,7 @@ class SearchService:
         hits, discarded = apply_validity(
             scored, statuses, plan.include_superseded, self.config.superseded_demotion
         )
+        hits = on_topic_with_replacement(hits)
         plain = relevance_ranking(hits, plan.cap, request.top_k)
         hits = self.order(plan, hits, date_field)
         materia = detect_materia(
@@ -613,6 +614,18 @@ def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
             per_tesis[hit.registro] = seen + 1
             kept.append(hit)
     return rank(kept)
+
+
+def on_topic_with_replacement(hits: list[Hit]) -> list[Hit]:
+    """A criterion whose replacement (per its SJF note) is on topic is on the same point: on
+    topic too, so the superseded criterion is shown beside the one that replaced it."""
+    on_topic = {h.registro for h in hits if h.on_topic}
+    return [
+        replace(h, on_topic=True)
+        if not h.on_topic and h.status.por_registro in on_topic
+        else h
+        for h in hits
+    ]
 
 
 def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:
