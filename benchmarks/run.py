@@ -93,6 +93,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--load-timeout", type=float, default=600.0, help="load test cap, s")
     parser.add_argument("--mixed-clients", type=int, default=100, help="clients, mixed load")
     parser.add_argument(
+        "--mixed-per-client", type=int, default=10, help="searches per mixed-load client"
+    )
+    parser.add_argument(
         "--hostile-every", type=int, default=10, help="every k-th mixed client is hostile"
     )
     parser.add_argument(
@@ -111,7 +114,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.sizes, args.peer_sizes, args.queries, args.peer_queries = [10_000], [10_000], 16, 3
         args.thread_sizes = [10_000]
         args.warm_passes, args.ingest_chunks, args.clients, args.per_client = 1, 16, 5, 4
-        args.mixed_clients, args.during_added = 10, 1000
+        args.mixed_clients, args.mixed_per_client, args.during_added = 10, 4, 1000
     return args
 
 
@@ -151,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
         args.load_timeout,
         args.mixed_clients,
         args.hostile_every,
+        args.mixed_per_client,
     )
     results["synthetic"] = [
         child("benchmarks.store_bench", n, args.queries, "--profile") for n in args.sizes

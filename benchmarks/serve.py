@@ -36,8 +36,7 @@ def main(data_dir: Path, workers: int = 1) -> None:
             "api.app:create_app", factory=True, workers=workers, host=LOOPBACK,
             log_level="warning", access_log=False, ws="none", lifespan="on",
         )  # fmt: skip
-        server = uvicorn.Server(config)
-        Multiprocess(config, target=server.run, sockets=[sock]).run()
+        Multiprocess(config, sockets=[sock]).run()
         return
     try:
         uvicorn.Server(server_config(create_app(services=services))).run(sockets=[sock])
