@@ -10,28 +10,37 @@ Example::
     answer = answer_question("¿Procede la suspensión?", refs, OpenAIChat(url, model))
     answer.mode, answer.text, answer.citation_check.phantom, answer.llm_error
     for kind, payload in stream_answer(question, refs, llm):
-        ...  # ("references", refs), ("delta", text)..., ("citations", check), ("answer", answer)
+        ...  # ("references", refs), ("delta", text)..., [("replace", text)],
+        #      ("citations", check), ("answer", answer)
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from api.core.citations import CitationCheck, PhantomFilter, check_citations, strip_phantoms
-from api.core.extractive import extractive_answer, transcription
+from api.core.extractive import SentenceScorer, extractive_answer, transcription
 from api.core.prompt import build_context, build_messages, build_system_prompt
+from api.core.redact import redact
 from api.core.references import Reference
 from api.core.text import fold
 from api.llm.base import LLM, LLMError, LLMTimeout
+
+_log = logging.getLogger("vigencia.answer")
 
 AnswerMode = Literal["RAG", "FULL_TEXT", "EXTRACTIVE", "ABSTAINED"]
 ANSWER_MODES: tuple[AnswerMode, ...] = ("RAG", "FULL_TEXT", "EXTRACTIVE", "ABSTAINED")
 # A reply with fewer letters than this (after removing markers) is not an answer.
 MIN_LETTERS = 3
 INTERRUPTED = "(Respuesta incompleta: el modelo de lenguaje falló antes de terminar.)"
+UNCITED = (
+    "La respuesta no cita ninguna referencia: compruebe cada afirmación en las referencias "
+    "antes de usarla."
+)
 
 _FULL_TEXT = re.compile(
     r"texto (?:completo|integro|literal)|(?:tesis|documentos?|version) (?:completas?|integras?)"
@@ -54,10 +63,18 @@ class Answer:
     llm_error: str | None
     model_id: str | None = None
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What a reader must know about this answer: it cites no reference at all."""
+        if self.references and not self.citation_check.valid:
+            return (UNCITED,)
+        return ()
+
 
 StreamEvent = (
     tuple[Literal["references"], tuple[Reference, ...]]
     | tuple[Literal["delta"], str]
+    | tuple[Literal["replace"], str]
     | tuple[Literal["citations"], CitationCheck]
     | tuple[Literal["answer"], Answer]
 )
@@ -69,8 +86,10 @@ def wants_full_text(question: str) -> bool:
 
 
 def describe_error(exc: LLMError) -> str:
-    kind = "tiempo agotado" if isinstance(exc, LLMTimeout) else "error del modelo"
-    return f"{kind}: {exc}"
+    """A short, generic reason for clients; the detail (redacted) goes to the server log only:
+    an upstream error body can echo keys or internals."""
+    _log.warning("LLM failed: %s", redact(str(exc)))
+    return "tiempo agotado" if isinstance(exc, LLMTimeout) else "error del modelo"
 
 
 def unusable(text: str, n_refs: int) -> str | None:
@@ -93,13 +112,17 @@ class _Prepared:
     full_text: bool
     system_prompt: str
     context: str
+    scorer: SentenceScorer | None = None
 
     @classmethod
-    def of(cls, question: str, refs: Sequence[Reference]) -> _Prepared:
+    def of(
+        cls, question: str, refs: Sequence[Reference], scorer: SentenceScorer | None = None
+    ) -> _Prepared:
         full = wants_full_text(question)
         return cls(
-            question, tuple(refs), full, build_system_prompt(refs, full), build_context(refs)
-        )
+            question, tuple(refs), full, build_system_prompt(refs, full), build_context(refs),
+            scorer,
+        )  # fmt: skip
 
     def messages(self) -> list[dict[str, str]]:
         return build_messages(self.question, self.refs, self.full_text)
@@ -107,9 +130,9 @@ class _Prepared:
     def fallback(self, error: str | None) -> Answer:
         """The extractive answer (a transcription for full-text requests)."""
         if self.full_text:
-            text = transcription(self.refs)
+            text = transcription(self.refs, error)
         else:
-            text = extractive_answer(self.question, self.refs)
+            text = extractive_answer(self.question, self.refs, scorer=self.scorer, llm_error=error)
         check = check_citations(text, len(self.refs))
         return Answer(text, "EXTRACTIVE", False, self.refs, check, (), self.system_prompt,
                       self.context, error)  # fmt: skip
@@ -122,13 +145,18 @@ class _Prepared:
 
 
 def answer_question(
-    question: str, refs: Sequence[Reference], llm: LLM | None, timeout: float | None = None
+    question: str,
+    refs: Sequence[Reference],
+    llm: LLM | None,
+    timeout: float | None = None,
+    scorer: SentenceScorer | None = None,
 ) -> Answer:
     """Ask ``llm`` with the references as context; extractive when it is None or fails.
 
     With no references the LLM is not called: the answer says there is no information.
+    ``scorer`` lets the extractive answer weigh each sentence's meaning (the embedder).
     """
-    prep = _Prepared.of(question, refs)
+    prep = _Prepared.of(question, refs, scorer)
     if llm is None or not prep.refs:
         return prep.fallback(None)
     try:
@@ -142,7 +170,11 @@ def answer_question(
 
 
 def stream_answer(
-    question: str, refs: Sequence[Reference], llm: LLM | None, timeout: float | None = None
+    question: str,
+    refs: Sequence[Reference],
+    llm: LLM | None,
+    timeout: float | None = None,
+    scorer: SentenceScorer | None = None,
 ) -> Iterator[StreamEvent]:
     """Seed 001's event order: references, then answer deltas, then the citation check.
 
@@ -151,14 +183,19 @@ def stream_answer(
     known (``PhantomFilter``). Text is held until it has ``MIN_LETTERS`` letters, so a failure
     or an empty reply before that falls back to the extractive answer, sent as one delta; a
     failure after text was sent ends the answer with a note and records ``llm_error``.
+
+    A reply ends in the same mode as ``answer_question`` gives it: when the whole reply turns
+    out unusable after text was sent (it cites only phantom numbers), a final
+    ``("replace", text)`` event carries the extractive answer that replaces everything sent.
     """
-    prep = _Prepared.of(question, refs)
+    prep = _Prepared.of(question, refs, scorer)
     yield ("references", prep.refs)
+    replaced = False
     if llm is None or not prep.refs:
         answer = prep.fallback(None)
     else:
-        answer = yield from _stream_llm(prep, llm, timeout)
-    if answer.mode == "EXTRACTIVE":
+        answer, replaced = yield from _stream_llm(prep, llm, timeout)
+    if answer.mode == "EXTRACTIVE" and not replaced:
         yield ("delta", answer.text)
     yield ("citations", answer.citation_check)
     yield ("answer", answer)
@@ -166,8 +203,9 @@ def stream_answer(
 
 def _stream_llm(
     prep: _Prepared, llm: LLM, timeout: float | None
-) -> Generator[StreamEvent, None, Answer]:
-    """Yield deltas of the LLM reply; return the Answer (EXTRACTIVE when nothing was sent)."""
+) -> Generator[StreamEvent, None, tuple[Answer, bool]]:
+    """Yield deltas of the LLM reply; return the Answer (EXTRACTIVE when nothing was sent)
+    and whether a ``replace`` event already carried its text."""
     n_refs = len(prep.refs)
     cleaner = PhantomFilter(n_refs)
     held, sent, error = "", "", None
@@ -185,11 +223,15 @@ def _stream_llm(
     if not sent:  # nothing shown yet: a failure or a non-answer falls back whole
         problem = error or unusable(cleaner.raw, n_refs)
         if problem is not None:
-            return prep.fallback(problem)
+            return prep.fallback(problem), False
         tail = tail.lstrip()
+    elif error is None and (problem := unusable(cleaner.raw, n_refs)) is not None:
+        answer = prep.fallback(problem)  # the blocking path would not have shown this reply
+        yield ("replace", answer.text)
+        return answer, True
     tail = tail.rstrip()
     if error is not None:
         tail += f"\n\n{INTERRUPTED}"
     if tail:
         yield ("delta", tail)
-    return prep.generated(cleaner.raw, sent + tail, llm.model_id, error)
+    return prep.generated(cleaner.raw, sent + tail, llm.model_id, error), False

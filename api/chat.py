@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 from api.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
 from api.core.citations import check_citations
 from api.core.models import Filters
-from api.core.references import MAX_REFERENCES_LIMIT, Reference, consolidate, with_all_chunks
+from api.core.references import (
+    MAX_REFERENCES_LIMIT,
+    Reference,
+    consolidate,
+    with_all_chunks,
+    with_record,
+)
+from api.embeddings.base import Embedder
 from api.llm.base import LLM
 from api.search import InvalidRequest, SearchRequest, SearchResult, SearchService
+from api.structured_log import log_references, log_rerank
 
 # Chunks searched per reference: enough for each tesis to bring its best fragments.
 CHUNKS_PER_REFERENCE = 3
@@ -65,25 +73,46 @@ class ChatService:
                 include_superseded=request.include_superseded,
             )
         )
+        log_rerank(request.question, result)
         refs = consolidate([h for h in result.hits if h.on_topic], max_refs)
+        log_references(request.question, refs)
+        records = self.search.store.get_tesis([r.registro for r in refs]) if refs else {}
+        refs = [with_record(r, records.get(r.registro)) for r in refs]
         full_text = wants_full_text(request.question)
         if full_text:
             store = self.search.store
             refs = [with_all_chunks(r, store.get_chunks(r.registro)) for r in refs]
         return Prepared(result, refs, full_text)
 
+    def compare(
+        self, request: ChatRequest
+    ) -> tuple[tuple[Prepared, Answer], tuple[Prepared, Answer]]:
+        """The same question answered with recency (the configured weight) and without it
+        (weight 0): the answer-level A/B."""
+        with_recency = self.answer(replace(request, recency_weight=request.recency_weight))
+        without = self.answer(replace(request, recency_weight=0.0))
+        return with_recency, without
+
+    def score_sentences(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """Cosine of each sentence to the question (the extractive answer's meaning score)."""
+        return embedder_scorer(self.search.embedder)(question, sentences)
+
     def answer(self, request: ChatRequest) -> tuple[Prepared, Answer]:
         prepared = self.prepare(request)
         if prepared.search.abstain_reason is not None:
             return prepared, abstention(prepared.search.abstain_reason)
-        answer = answer_question(request.question, prepared.references, self.llm, self.timeout)
+        answer = answer_question(
+            request.question, prepared.references, self.llm, self.timeout, self.score_sentences
+        )
         return prepared, answer
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
         if prepared.search.abstain_reason is not None:
             return prepared, abstention_events(abstention(prepared.search.abstain_reason))
-        events = stream_answer(request.question, prepared.references, self.llm, self.timeout)
+        events = stream_answer(
+            request.question, prepared.references, self.llm, self.timeout, self.score_sentences
+        )
         return prepared, events
 
 
@@ -107,3 +136,16 @@ def abstention_events(answer: Answer) -> Iterator[StreamEvent]:
     yield ("delta", answer.text)
     yield ("citations", answer.citation_check)
     yield ("answer", answer)
+
+
+def embedder_scorer(embedder: Embedder) -> Callable[[str, Sequence[str]], list[float]]:
+    """Score sentences against a question by the cosine of their embeddings."""
+
+    def score(question: str, sentences: Sequence[str]) -> list[float]:
+        if not sentences:
+            return []
+        query = embedder.embed([question.strip()], "query")[0]
+        vectors = embedder.embed(list(sentences), "passage")
+        return [float(v) for v in vectors @ query]
+
+    return score

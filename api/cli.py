@@ -66,7 +66,9 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     if args.generic:
         from api.ingest.generic import GenericFields
 
-        generic = GenericFields(args.id_field, args.title_field, args.text_field, args.date_field)
+        generic = GenericFields.of(
+            args.id_field, args.title_field, args.text_field, args.date_field or ["created_at"]
+        )
     report = ingest(paths, services.store, services.embedder, progress=progress, generic=generic)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - started
     if not args.quiet:
@@ -83,7 +85,24 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         f"report: {report_path}"
     )
     services.close()
-    return 0
+    return _accounted(report)
+
+
+def _accounted(report: IngestReport) -> int:
+    """Say that every record read was stored, rejected or unchanged; 1 if not."""
+    total = report.stored + len(report.rejected) + report.unchanged
+    if total == report.read:
+        print(
+            f"every record accounted for: read {report.read} = stored {report.stored} + "
+            f"rejected {len(report.rejected)} + unchanged {report.unchanged}"
+        )
+        return 0
+    print(
+        f"error: read {report.read} != stored {report.stored} + rejected "
+        f"{len(report.rejected)} + unchanged {report.unchanged}: see the report",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
@@ -152,6 +171,48 @@ def _hit_json(hit: object) -> dict[str, object]:
                   "end_line": p.chunk.end_line},
         "status": hit.status.estado,
     }  # fmt: skip
+
+
+def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
+    from api.services import Services
+    from api.tune import DEFAULT_ALPHAS, DEFAULT_WEIGHTS, report, snippet, tune
+
+    paths = [Path(args.queries), *(Path(f) for f in args.feedback)]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        print(f"error: not a file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    for name, values in (("--weight", args.weight), ("--alpha", args.alpha)):
+        if any(not 0.0 <= v <= 1.0 for v in values or ()):
+            print(f"error: {name} values must be in 0..1", file=sys.stderr)
+            return 2
+    services = Services.build(settings)
+    ensure_loaded(services, settings)
+    try:
+        result = tune(
+            services.search, paths[0], paths[1:], args.weight or DEFAULT_WEIGHTS,
+            args.alpha or DEFAULT_ALPHAS, args.min_questions,
+        )  # fmt: skip
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        services.close()
+    feedback = " ".join(f"--feedback {f}" for f in args.feedback)
+    command = f"vigencia tune {args.queries} {feedback}".strip()
+    text = report(result, command)
+    Path(args.report).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.report).write_text(text, encoding="utf-8")
+    print(text)
+    if result.accepted:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(snippet(result), encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+        return 0
+    if result.weights:
+        print("refused: the fit lowers test current@1; no snippet written", file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -233,9 +294,17 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.preflight import check_data_dir
+    from api.services import DATA_FILES
 
-    uvicorn.run(create_app(settings), host=args.host or settings.host,
-                port=args.port or settings.port, log_level="info")  # fmt: skip
+    check_data_dir(settings, DATA_FILES)  # before uvicorn, so a refusal is one sentence
+    host, port = args.host or settings.host, args.port or settings.port
+    workers = getattr(args, "workers", None) or settings.workers
+    if workers > 1:  # each worker builds its app from the environment's settings
+        uvicorn.run("api.app:create_app", factory=True, workers=workers, host=host, port=port,
+                    log_level="info")  # fmt: skip
+    else:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
     return 0
 
 
@@ -284,11 +353,27 @@ def ensure_corpus(settings: Settings) -> None:
         services.close()
 
 
+def key_advice(settings: Settings) -> str:
+    """How to protect writes and the search log; printed by ``vigencia demo`` / ``make run``."""
+    if settings.api_key:
+        return (
+            "API key: set. Writes, the search log, monitoring and alerts need it "
+            "(Authorization: Bearer <key> or X-API-Key)."
+        )
+    return (
+        "API key: NOT set: anyone who reaches the API can ingest, delete and read every "
+        "logged question. Set one, e.g.\n"
+        "  export VIGENCIA_API_KEY=\"$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')\"\n"
+        "and restart (the dashboard sends it). See docs/SECURITY.md."
+    )
+
+
 def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     ensure_corpus(settings)
     dashboard = subprocess.Popen(dashboard_command(settings))
     print(f"API:       http://{settings.host}:{settings.port}/graphql", file=sys.stderr)
     print(f"Dashboard: http://127.0.0.1:{settings.dashboard_port}", file=sys.stderr)
+    print(key_advice(settings), file=sys.stderr)
     try:
         return cmd_serve(argparse.Namespace(host=None, port=None), settings)
     finally:
@@ -307,7 +392,13 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--id-field", default="id")
     ingest.add_argument("--title-field", default="name")
     ingest.add_argument("--text-field", default="description")
-    ingest.add_argument("--date-field", default="created_at")
+    ingest.add_argument(
+        "--date-field",
+        action="append",
+        help="Date field (repeatable): the first is the primary date; others as name[:role] "
+        "(role: created, updated, pushed), e.g. --date-field created_at "
+        "--date-field pushed_at:updated. Default: created_at.",
+    )
     ingest.set_defaults(func=cmd_ingest)
 
     search = sub.add_parser("search", help="Recency-aware search.")
@@ -325,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="Run the GraphQL API.")
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int, help="Worker processes (VIGENCIA_WORKERS).")
     serve.set_defaults(func=cmd_serve)
 
     dashboard = sub.add_parser("dashboard", help="Run the Streamlit dashboard.")
@@ -343,6 +435,22 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--json", action="store_true")
     evaluation.set_defaults(func=cmd_eval)
 
+    tune_cmd = sub.add_parser(
+        "tune",
+        help="Fit the recency weight and alpha per materia (dev split + feedback), check them "
+        "on the test split, and write a settings snippet unless test current@1 drops.",
+    )
+    tune_cmd.add_argument("queries", nargs="?", default="data/eval/queries.jsonl")
+    tune_cmd.add_argument(
+        "--feedback", action="append", default=[], help="JSONL from `vigencia log export-feedback`."
+    )
+    tune_cmd.add_argument("--weight", type=float, action="append", help="Weights of the grid.")
+    tune_cmd.add_argument("--alpha", type=float, action="append", help="Alphas of the grid.")
+    tune_cmd.add_argument("--min-questions", type=int, default=3)
+    tune_cmd.add_argument("--output", "-o", default="var/tune.env", help="Settings snippet.")
+    tune_cmd.add_argument("--report", default="docs/TUNE.md", help="Markdown report.")
+    tune_cmd.set_defaults(func=cmd_tune)
+
     notes = sub.add_parser("import-notes", help="Import SJF validity notes (JSON).")
     notes.add_argument("file")
     notes.set_defaults(func=cmd_import_notes)
@@ -357,8 +465,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    from api.preflight import StartupError
+
     args = build_parser().parse_args(argv)
-    return int(args.func(args, settings or get_settings()))
+    try:
+        return int(args.func(args, settings or get_settings()))
+    except StartupError as exc:  # one sentence naming the path, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

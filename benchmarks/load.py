@@ -60,13 +60,22 @@ def require_loopback(url: str) -> None:
         raise ValueError(f"load tests only target loopback, not {host!r}")
 
 
+def hostile_questions(count: int, length: int = 2000) -> list[str]:
+    """Distinct ``length``-character emoji and punctuation questions (each embedded afresh)."""
+    pattern = "😀¡!¿?…«»—🙃§¶"
+    return [(f"{i} " + pattern * (length // len(pattern) + 1))[:length] for i in range(count)]
+
+
 @dataclass
 class LoadResult:
     clients: int
     per_client: int
-    latencies_ms: list[float] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)  # normal questions
     errors: list[str] = field(default_factory=list)
     wall_s: float = 0.0
+    hostile_clients: int = 0
+    hostile_ms: list[float] = field(default_factory=list)  # every hostile request, answered
+    # or refused (a refusal is the server protecting itself, not a failure of the run)
 
     @property
     def requests(self) -> int:
@@ -84,6 +93,7 @@ async def _client(
     start: int,
     count: int,
     result: LoadResult,
+    hostile: bool = False,
 ) -> None:
     for i in range(count):
         question = questions[(start + i) % len(questions)]
@@ -93,7 +103,9 @@ async def _client(
             error = search_error(response)
         except (httpx.HTTPError, ValueError) as exc:
             error = f"{type(exc).__name__}: {exc}"
-        if error is None:
+        if hostile:
+            result.hostile_ms.append((time.perf_counter() - started) * 1000)
+        elif error is None:
             result.latencies_ms.append((time.perf_counter() - started) * 1000)
         else:
             result.errors.append(error)
@@ -105,15 +117,23 @@ async def run_load_async(
     clients: int,
     per_client: int,
     timeout_s: float = 300.0,
+    hostile_every: int = 0,
 ) -> LoadResult:
-    """``clients`` tasks, each sending ``per_client`` searches back to back."""
+    """``clients`` tasks, each sending ``per_client`` searches back to back; with
+    ``hostile_every`` = k, every k-th client sends 2,000-character emoji questions instead."""
     require_loopback(base_url)
-    result = LoadResult(clients, per_client)
+    hostile = [c for c in range(clients) if hostile_every and c % hostile_every == 0]
+    result = LoadResult(clients, per_client, hostile_clients=len(hostile))
+    bad = hostile_questions(len(hostile) * per_client)
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     started = time.perf_counter()
     async with httpx.AsyncClient(base_url=base_url, timeout=timeout_s, limits=limits) as client:
         tasks = [
-            asyncio.ensure_future(_client(client, questions, c * per_client, per_client, result))
+            asyncio.ensure_future(
+                _client(client, bad, c * per_client, per_client, result, hostile=True)
+                if c in hostile
+                else _client(client, questions, c * per_client, per_client, result)
+            )
             for c in range(clients)
         ]
         _, pending = await asyncio.wait(tasks, timeout=timeout_s)
@@ -122,7 +142,8 @@ async def run_load_async(
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
     result.wall_s = time.perf_counter() - started
-    missing = result.requests - len(result.latencies_ms) - len(result.errors)
+    answered = len(result.latencies_ms) + len(result.errors) + len(result.hostile_ms)
+    missing = result.requests - answered
     result.errors.extend([f"not finished within {timeout_s:.0f} s"] * missing)
     return result
 
@@ -133,5 +154,8 @@ def run_load(
     clients: int,
     per_client: int,
     timeout_s: float = 300.0,
+    hostile_every: int = 0,
 ) -> LoadResult:
-    return asyncio.run(run_load_async(base_url, questions, clients, per_client, timeout_s))
+    return asyncio.run(
+        run_load_async(base_url, questions, clients, per_client, timeout_s, hostile_every)
+    )

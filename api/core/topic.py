@@ -21,7 +21,9 @@ DOCUMENT_NOUNS = frozenset(
         "emitido emitida publicado publicada dictado dictada sobre tema corte "
         "repository repositories repo repos project projects proyecto proyectos "
         "which what was were is are there ever document documents record records "
-        "created made"
+        "created made "
+        # words naming which date (api.core.date_fields), not what the record is about
+        "commit commits push pushed update updated actualizado actualizados actualizó"
     )
 )
 # Words that ask, point or intensify, and the platform a corpus lives on: never a topic.

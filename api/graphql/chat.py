@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.answer import Answer
 from api.chat import ChatRequest, Prepared
+from api.core.answer_compare import cited_summary
 from api.core.citations import CitationCheck
 from api.core.models import Filters, Hit
 from api.core.references import Reference
@@ -65,6 +66,10 @@ class ReferenceType:
     final_score: float
     total_tokens: int
     fragments: list[FragmentType]
+    relevance: float = strawberry.field(
+        description="Relevance (before recency) of its best fragment."
+    )
+    boost: float = strawberry.field(description="finalScore ÷ relevance.")
     partial: bool = strawberry.field(description="The tesis text is cut in its source.")
     warning: str | None = strawberry.field(
         description="A flag for the reader, e.g. a criterion older than its materia's reform."
@@ -78,7 +83,7 @@ class ReferenceType:
             url=sjf_url(r.registro), status=ValidityStatus.from_core(r.status),
             chunk_count=r.chunk_count, similarity=r.max_similarity,
             avg_similarity=r.avg_similarity, final_score=r.final_score,
-            total_tokens=r.total_tokens,
+            total_tokens=r.total_tokens, relevance=r.relevance, boost=r.boost, partial=r.partial,
             fragments=[
                 FragmentType(
                     chunk_index=f.chunk_index, start_char=f.start_char, end_char=f.end_char,
@@ -87,7 +92,7 @@ class ReferenceType:
                 )
                 for f in r.fragments
             ],
-            partial=r.partial, warning=r.warning,
+            warning=r.warning,
         )  # fmt: skip
 
 
@@ -122,6 +127,9 @@ class ChatPayload:
     intent: Intent
     system_prompt: str
     context: str
+    warnings: list[str] = strawberry.field(
+        description="What a reader must know, e.g. that the answer cites no reference."
+    )
     abstained: bool = strawberry.field(
         description="Nothing in the corpus answers: the answer says so and cites nothing."
     )
@@ -138,6 +146,7 @@ class ChatPayload:
             discarded=[DiscardedHit.from_core(d) for d in prepared.search.discarded],
             intent=Intent.from_core(prepared.search.intent, prepared.search.recency_weight),
             system_prompt=answer.system_prompt, context=answer.context,
+            warnings=list(answer.warnings),
             abstained=prepared.search.abstained,
             abstain_reason=prepared.search.abstain_reason,
         )  # fmt: skip
@@ -174,6 +183,15 @@ class ChatDelta:
     text: str
 
 
+@strawberry.type(
+    description="Replaces every delta sent so far: the model's reply turned out unusable (only "
+    "phantom citations) and the answer is the extractive fallback, as `chat` would give."
+)
+class ChatReplace:
+    text: str
+    reason: str | None
+
+
 @strawberry.type(description="Last stream event: the citation check and how it was produced.")
 class ChatDone:
     id: str | None
@@ -181,10 +199,11 @@ class ChatDone:
     rag_used: bool
     llm_error: str | None
     citation_check: CitationCheckType
+    warnings: list[str]
 
 
 ChatEvent = Annotated[
-    ChatReferences | ChatDelta | ChatDone | InputError | ServiceError,
+    ChatReferences | ChatDelta | ChatReplace | ChatDone | InputError | ServiceError,
     strawberry.union("ChatEvent"),
 ]
 
@@ -202,6 +221,9 @@ class JudgeInput:
     filters: FiltersInput | None = None
     candidates: list[ChunkRef] | None = strawberry.field(
         default=None, description="Judge these chunks instead of searching."
+    )
+    summary: bool = strawberry.field(
+        default=True, description="Ask the LLM judge for a summary paragraph (false: shorter)."
     )
 
 
@@ -271,7 +293,9 @@ class ChatQuery:
     async def judge(self, info: Info, input: JudgeInput) -> JudgeResponse:
         try:
             hits = await run_in_threadpool(judge_hits, info, input)
-            result = await run_in_threadpool(info.context.judge.judge, input.query, hits)
+            result = await run_in_threadpool(
+                info.context.judge.judge, input.query, hits, input.summary
+            )
         except (InvalidRequest, StoreError, EmbedderError) as exc:
             return failure(exc)
         return JudgePayload.from_core(result)
@@ -314,14 +338,19 @@ class ChatSubscription:
         except (InvalidRequest, StoreError, EmbedderError) as exc:
             yield failure(exc)
             return
+        replacement: str | None = None
         while (event := await run_in_threadpool(next, events, None)) is not None:
             if event[0] == "references":
                 refs = event[1]
                 yield ChatReferences(references=[ReferenceType.from_core(r) for r in refs])
             elif event[0] == "delta":
                 yield ChatDelta(text=event[1])
+            elif event[0] == "replace":
+                replacement = event[1]
             elif event[0] == "answer":
                 answer = event[1]
+                if replacement is not None:
+                    yield ChatReplace(text=replacement, reason=answer.llm_error)
                 log_id = await run_in_threadpool(
                     record_chat, info, request.question, prepared, answer
                 )
@@ -329,4 +358,77 @@ class ChatSubscription:
                     id=log_id, mode=answer.mode, rag_used=answer.rag_used,
                     llm_error=answer.llm_error,
                     citation_check=CitationCheckType.from_core(answer.citation_check),
+                    warnings=list(answer.warnings),
                 )  # fmt: skip
+
+
+@strawberry.type(description="A reference an answer cited.")
+class CitedReference:
+    number: int
+    registro: int
+    anio: int
+    epoca: str
+    vigente: bool = strawberry.field(description="False when an SJF note took its force away.")
+
+
+@strawberry.type(description="One side of compareAnswers: the answer and what it cited.")
+class AnswerSide:
+    recency_weight: float
+    answer: str
+    mode: str
+    llm_error: str | None
+    cited: list[CitedReference]
+    in_force: int = strawberry.field(description="Cited references still in force.")
+    oldest_year: int | None
+    newest_year: int | None
+    superseded_cited: bool = strawberry.field(description="A superseded criterion was cited.")
+    references: list[ReferenceType]
+
+    @classmethod
+    def build(cls, prepared: Prepared, answer: Answer) -> AnswerSide:
+        summary = cited_summary(answer.references, answer.citation_check.valid)
+        return cls(
+            recency_weight=prepared.search.recency_weight, answer=answer.text, mode=answer.mode,
+            llm_error=answer.llm_error,
+            cited=[
+                CitedReference(number=r.number, registro=r.registro, anio=r.anio, epoca=r.epoca,
+                               vigente=not r.superseded)
+                for r in summary.cited
+            ],
+            in_force=summary.in_force, oldest_year=summary.oldest_year,
+            newest_year=summary.newest_year, superseded_cited=summary.superseded_cited,
+            references=[ReferenceType.from_core(r) for r in answer.references],
+        )  # fmt: skip
+
+
+@strawberry.type(description="One question answered with and without recency.")
+class CompareAnswersPayload:
+    question: str
+    with_recency: AnswerSide
+    without_recency: AnswerSide
+
+
+CompareAnswersResponse = Annotated[
+    CompareAnswersPayload | InputError | ServiceError, strawberry.union("CompareAnswersResponse")
+]
+
+
+@strawberry.type
+class CompareAnswersQuery:
+    @strawberry.field(
+        description="Answer a question with recency and without it (weight 0), and report for "
+        "each the references cited, how many are in force, the oldest and newest year cited and "
+        "whether a superseded criterion was cited."
+    )
+    async def compare_answers(
+        self, info: Info, question: str, filters: FiltersInput | None = None
+    ) -> CompareAnswersResponse:
+        try:
+            request = ChatRequest(question=question, filters=filters_to_core(filters))
+            (p1, a1), (p0, a0) = await run_in_threadpool(info.context.chat.compare, request)
+        except (InvalidRequest, StoreError, EmbedderError) as exc:
+            return failure(exc)
+        return CompareAnswersPayload(
+            question=question, with_recency=AnswerSide.build(p1, a1),
+            without_recency=AnswerSide.build(p0, a0),
+        )  # fmt: skip

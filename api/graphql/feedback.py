@@ -15,14 +15,15 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from api.core.monitoring import Feedback
+from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.errors import EXPECTED, failure
 from api.graphql.monitoring import DEFAULT_WINDOW_HOURS, _log
 from api.graphql.types import InputError, ServiceError
 from api.monitoring.log_base import SearchLog
+from api.monitoring.service import MAX_WINDOW_HOURS
 from api.search import InvalidRequest
 
-MAX_WINDOW_HOURS = 24 * 366
 NO_MATERIA = ""
 
 
@@ -79,7 +80,11 @@ def summarize(log: SearchLog, window_hours: int, now: datetime | None = None) ->
 
 @strawberry.type
 class FeedbackQuery:
-    @strawberry.field(description="Useful / not useful verdicts per day and per materia.")
+    @strawberry.field(
+        permission_classes=[HasApiKey],
+        description="Useful / not useful verdicts per day and per materia (the API key when "
+        "one is set: users' verdicts are private).",
+    )
     async def feedback_summary(
         self, info: Info, window_hours: int = DEFAULT_WINDOW_HOURS
     ) -> FeedbackSummaryResponse:

@@ -114,3 +114,8 @@ class TimelineInput:
     order: SortOrder = SortOrder.ASC
     limit: int = 50
     offset: int = 0
+    date_field: str | None = strawberry.field(
+        default=None,
+        description="Sort generic records by this extra date (e.g. pushed_at) instead of "
+        "their primary date; records without it come last.",
+    )

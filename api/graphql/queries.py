@@ -25,6 +25,7 @@ from api.graphql.types import (
 )
 from api.search import InvalidRequest, SearchIntent, SearchRequest, SearchResult
 from api.store.base import SortOrder, StoreError
+from api.structured_log import log_rerank
 from api.timeline import TimelinePage, distribution, timeline
 
 
@@ -105,6 +106,10 @@ class SearchPayload:
 class TimelinePayload:
     total: int
     items: list[TimelineItem]
+    order: str = strawberry.field(description="The order of the items: ASC or DESC (echoed).")
+    date_field: str | None = strawberry.field(
+        description="The extra date the items are sorted by; null: the primary date."
+    )
 
 
 SearchResponse = Annotated[
@@ -125,6 +130,7 @@ DatedResponse = Annotated[
 def search_and_record(info: Info, request: SearchRequest) -> tuple[SearchResult, str | None]:
     """Search, then log it (the recorder never raises; a failed write is counted)."""
     result = info.context.search.search(request)
+    log_rerank(request.query, result)
     recorder = info.context.recorder
     log_id = recorder.record_search(request.query, request, result) if recorder else None
     return result, log_id
@@ -142,7 +148,9 @@ async def run_search(info: Info, request: SearchRequest) -> SearchResponse:
 
 def timeline_payload(page: TimelinePage) -> TimelinePayload:
     items = [TimelineItem.from_core(t, s) for t, s in page.items]
-    return TimelinePayload(total=page.total, items=items)
+    return TimelinePayload(
+        total=page.total, items=items, order=page.order, date_field=page.date_field
+    )
 
 
 async def dated(
@@ -182,8 +190,9 @@ class Query:
         try:
             filters = filters_to_core(input.filters)
             page = await run_in_threadpool(
-                timeline, info.context.store, filters, input.order.value, input.limit, input.offset
-            )
+                timeline, info.context.store, filters, input.order.value, input.limit,
+                input.offset, input.date_field,
+            )  # fmt: skip
         except InvalidRequest as exc:
             return InputError(field=exc.field, message=exc.reason)
         except StoreError as exc:

@@ -248,6 +248,33 @@ class TesisRecord:
         )
 
 
+@strawberry.type(
+    description="One of a generic record's own fields, typed: `type` is string, int, float, "
+    "bool or date, and the matching `…Value` field is set (`text` always holds it as text)."
+)
+class ExtraField:
+    key: str
+    type: str
+    text: str
+    string_value: str | None = None
+    int_value: int | None = None
+    float_value: float | None = None
+    bool_value: bool | None = None
+    date_value: date | None = None
+
+    @classmethod
+    def of(cls, key: str, value: object) -> ExtraField:
+        if isinstance(value, bool):
+            return cls(key=key, type="bool", text=str(value).lower(), bool_value=value)
+        if isinstance(value, int):
+            return cls(key=key, type="int", text=str(value), int_value=value)
+        if isinstance(value, float):
+            return cls(key=key, type="float", text=repr(value), float_value=value)
+        if isinstance(value, date):
+            return cls(key=key, type="date", text=value.isoformat(), date_value=value)
+        return cls(key=key, type="string", text=str(value), string_value=str(value))
+
+
 @strawberry.type(description="A tesis on a time axis.")
 class TimelineItem:
     registro: int
@@ -260,6 +287,10 @@ class TimelineItem:
     materias: list[str]
     instancia: str
     status: ValidityStatus
+    extra: list[ExtraField] = strawberry.field(
+        description="A generic record's own fields (description, url, language, stars, ...) "
+        "and its extra dates, typed; empty for tesis."
+    )
 
     @classmethod
     def from_core(cls, t: Tesis, status: Validity) -> TimelineItem:
@@ -274,6 +305,7 @@ class TimelineItem:
             materias=list(t.materias),
             instancia=t.instancia,
             status=ValidityStatus.from_core(status),
+            extra=[ExtraField.of(k, v) for k, v in (*t.extra, *t.dates)],
         )
 
 

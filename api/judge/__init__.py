@@ -12,8 +12,10 @@ from api.judge.models import JudgedFragment, JudgeResult
 class Judge(Protocol):
     """Re-scores individual chunk hits for a query; never raises for provider failures."""
 
-    def judge(self, query: str, hits: Sequence[Hit]) -> JudgeResult:
-        """Judged fragments, best first; input order with ``error`` set on failure."""
+    def judge(self, query: str, hits: Sequence[Hit], summary: bool = True) -> JudgeResult:
+        """Judged fragments, best first; input order with ``error`` set on failure.
+
+        ``summary=False`` asks an LLM judge for no summary of its own (a shorter reply)."""
         ...
 
 

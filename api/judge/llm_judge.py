@@ -2,7 +2,11 @@
 
 Replies are matched to fragments by registro + startLine + endLine; an entry without lines
 falls back to its registro (every not-yet-judged fragment of that tesis), with a warning.
-Malformed output, a timeout or any LLM error returns the input order with ``error`` set.
+One bad entry (no registro, no relevancia) is skipped with a warning and the rest is used;
+malformed output, a timeout or any LLM error returns the input order with ``error`` set.
+The prompt shows each fragment's retrieval score; ``summary=False`` asks for no summary (a
+shorter reply). The result's summary is one paragraph naming each tesis's best fragment by
+its lines, after the model's own summary.
 
 Example::
 
@@ -14,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -21,14 +26,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from api.core.models import Hit
+from api.core.redact import redact
 from api.core.validity import describe, loses_force
 from api.judge.models import (
     MAX_SCALE,
     SUPERSEDED_CAP,
     JudgedFragment,
+    JudgedItem,
     JudgeReply,
     JudgeResult,
     MatchedBy,
+    best_fragments_summary,
     input_order,
     legal_score,
     spans_summary,
@@ -47,30 +55,59 @@ Reglas:
 - A igual pertinencia, la jurisprudencia va por encima de la tesis aislada y las épocas \
 recientes (Duodécima, Undécima, Décima) por encima de las antiguas.
 - Un criterio superado, sustituido o abandonado no puede pasar de {SUPERSEDED_CAP}.
+- Cada fragmento muestra su puntuación original de recuperación (similitud y puntuación \
+final); es solo una referencia: tu valoración puede diferir.
 
 Responde SOLO con JSON estricto, sin texto adicional ni bloques de código, con esta forma:
 {{"reranked": [{{"registro": 2006225, "startLine": 3, "endLine": 5, "relevancia": 0.8, \
-"razon": "..."}}], "summary": "..."}}
-Incluye cada fragmento una vez y copia su registro, startLine y endLine tal como aparecen. En \
-summary nombra los fragmentos exactos (registro y líneas) que responden la consulta."""
+"razon": "..."}}]@SUMMARY_KEY@}}
+Incluye cada fragmento una vez y copia su registro, startLine y endLine tal como aparecen.\
+@SUMMARY_RULE@"""
+_SUMMARY_KEY = ', "summary": "..."'
+_SUMMARY_RULE = (
+    " En summary escribe un párrafo breve que nombre el mejor fragmento de cada tesis por su "
+    "registro y sus líneas."
+)
+
+
+def system_prompt(summary: bool = True) -> str:
+    """The judge's instructions, with or without the summary paragraph."""
+    return SYSTEM_PROMPT.replace("@SUMMARY_KEY@", _SUMMARY_KEY if summary else "").replace(
+        "@SUMMARY_RULE@", _SUMMARY_RULE if summary else " No incluyas summary."
+    )
+
+
+_log = logging.getLogger("vigencia.judge")
 
 
 class JudgeFormatError(ValueError):
-    """The reply is not the strict JSON the judge asked for."""
+    """The reply is not the strict JSON the judge asked for. ``public`` is the short reason a
+    client sees; the message (with an excerpt of the reply) is for the server log."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(message)
+        self.public = public
 
 
-def build_judge_messages(query: str, hits: Sequence[Hit], max_chars: int = 1500) -> list[Message]:
+def build_judge_messages(
+    query: str, hits: Sequence[Hit], max_chars: int = 1500, summary: bool = True
+) -> list[Message]:
     blocks = []
     for hit in hits:
         p, chunk = hit.passage, hit.passage.chunk
         header = (
             f"### registro={p.registro} startLine={chunk.start_line} endLine={chunk.end_line}"
             f" · {p.tipo} · {p.epoca} ({p.anio}) · {describe(hit.status)}"
+            f" · puntuación original {hit.score.final_score:.3f}"
+            f" (similitud {hit.score.similarity:.3f})"
         )
         text = chunk.text if len(chunk.text) <= max_chars else chunk.text[:max_chars] + " …"
         blocks.append(f"{header}\n{text}")
     user = f"Consulta: {query.strip()}\n\nFragmentos:\n\n" + "\n\n".join(blocks)
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": system_prompt(summary)},
+        {"role": "user", "content": user},
+    ]
 
 
 def parse_reply(raw: str) -> tuple[JudgeReply, list[str]]:
@@ -90,21 +127,49 @@ def parse_reply(raw: str) -> tuple[JudgeReply, list[str]]:
         except ValueError:
             data = None
         if data is None:
-            raise JudgeFormatError(f"la respuesta no es JSON válido: {raw[:_EXCERPT]!r}") from None
+            raise JudgeFormatError(
+                f"la respuesta no es JSON válido: {raw[:_EXCERPT]!r}",
+                "la respuesta del modelo no es JSON válido",
+            ) from None
         warnings.append("se ignoró texto fuera del objeto JSON")
+    if isinstance(data, dict) and isinstance(data.get("reranked"), list):
+        data, skipped = _skip_bad_entries(data)
+        warnings.extend(skipped)
     try:
         reply = JudgeReply.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'raíz'}: {e['msg']}" for e in exc.errors()[:3]
         )
-        raise JudgeFormatError(f"el JSON no sigue el esquema: {problems}") from None
+        raise JudgeFormatError(
+            f"el JSON no sigue el esquema: {problems}",
+            "la respuesta del modelo no sigue el esquema pedido",
+        ) from None
     warnings.extend(reply.unknown_keys())
     if any(item.relevancia > 1.0 for item in reply.reranked):
         for item in reply.reranked:
             item.relevancia /= MAX_SCALE
         warnings.append("relevancia en escala 0-10: se dividió entre 10")
     return reply, warnings
+
+
+def _skip_bad_entries(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Drop the entries of ``reranked`` that fail the schema, with a warning each, as long as
+    one valid entry remains (a reply with no valid entry is a format error)."""
+    good, warnings = [], []
+    for i, entry in enumerate(data["reranked"]):
+        try:
+            JudgedItem.model_validate(entry)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'entrada'}: {e['msg']}" for e in exc.errors()[:2]
+            )
+            warnings.append(f"reranked[{i}] omitida: {problems}")
+            continue
+        good.append(entry)
+    if not good:
+        return data, []
+    return {**data, "reranked": good}, warnings
 
 
 _Verdict = tuple[float, str, MatchedBy]
@@ -177,18 +242,22 @@ class LLMJudge:
         self.llm = llm
         self.timeout = timeout
 
-    def judge(self, query: str, hits: Sequence[Hit]) -> JudgeResult:
+    def judge(self, query: str, hits: Sequence[Hit], summary: bool = True) -> JudgeResult:
         if not hits:
             return JudgeResult([], spans_summary([]), judge="llm")
         try:
-            raw = self.llm.complete(build_judge_messages(query, hits), timeout=self.timeout)
+            messages = build_judge_messages(query, hits, summary=summary)
+            raw = self.llm.complete(messages, timeout=self.timeout)
             reply, warnings = parse_reply(raw)
         except LLMTimeout as exc:
-            return self._unjudged(hits, f"tiempo agotado: {exc}")
+            _log.warning("LLM judge timed out: %s", redact(str(exc)))
+            return self._unjudged(hits, "tiempo agotado")
         except LLMError as exc:
-            return self._unjudged(hits, f"error del modelo: {exc}")
-        except JudgeFormatError as exc:
-            return self._unjudged(hits, str(exc))
+            _log.warning("LLM judge failed: %s", redact(str(exc)))
+            return self._unjudged(hits, "error del modelo")
+        except JudgeFormatError as exc:  # the reply's excerpt stays in the server log
+            _log.warning("LLM judge reply unusable: %s", redact(str(exc)))
+            return self._unjudged(hits, exc.public)
         verdicts, match_warnings = match_reply(reply, hits)
         warnings.extend(match_warnings)
         items = [_judged(hit, verdicts.get(i)) for i, hit in enumerate(hits)]
@@ -200,8 +269,9 @@ class LLMJudge:
             key=lambda i: (items[i].matched_by == "none", -items[i].score, i),
         )
         ranked = [items[i] for i in order]
-        summary = "\n".join(s for s in (reply.summary.strip(), spans_summary(ranked)) if s)
-        return JudgeResult(ranked, summary, warnings, None, "llm")
+        own = reply.summary.strip() if summary else ""
+        paragraph = " ".join(s for s in (own, best_fragments_summary(ranked)) if s)
+        return JudgeResult(ranked, paragraph, warnings, None, "llm")
 
     @staticmethod
     def _unjudged(hits: Sequence[Hit], error: str) -> JudgeResult:

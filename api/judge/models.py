@@ -144,3 +144,22 @@ def spans_summary(items: Sequence[JudgedFragment], top: int = 3) -> str:
     if not best:
         return "Ningún fragmento fue valorado como pertinente."
     return "Fragmentos más pertinentes: " + "; ".join(best) + "."
+
+
+def best_fragments_summary(items: Sequence[JudgedFragment]) -> str:
+    """One short paragraph naming each tesis's best judged fragment by its lines, best tesis
+    first: 'Mejor fragmento de cada tesis: registro 2006225, líneas 5-7 (0.90); …'."""
+    best: dict[int, JudgedFragment] = {}
+    for item in items:
+        if item.matched_by == "none":
+            continue
+        if item.registro not in best or item.score > best[item.registro].score:
+            best[item.registro] = item
+    if not best:
+        return "Ningún fragmento fue valorado como pertinente."
+    ordered = sorted(best.values(), key=lambda i: -i.score)
+    return (
+        "Mejor fragmento de cada tesis: "
+        + "; ".join(f"{i.span} ({i.score:.2f})" for i in ordered)
+        + "."
+    )

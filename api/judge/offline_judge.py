@@ -42,7 +42,7 @@ class OfflineJudge:
         self.embedder = embedder
         self.lexical_weight = lexical_weight
 
-    def judge(self, query: str, hits: Sequence[Hit]) -> JudgeResult:
+    def judge(self, query: str, hits: Sequence[Hit], summary: bool = True) -> JudgeResult:
         if not hits:
             return JudgeResult([], spans_summary([]), judge="offline")
         texts = [hit.passage.chunk.text for hit in hits]

@@ -76,9 +76,19 @@ class VectorStore(Protocol):
         ...
 
     def list_tesis(
-        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+        self,
+        filters: Filters,
+        order: SortOrder,
+        limit: int,
+        offset: int = 0,
+        date_field: str | None = None,
     ) -> list[Tesis]:
-        """Tesis sorted by publication date (then registro), filtered."""
+        """Tesis sorted by publication date (then registro), filtered; by the extra date
+        ``date_field`` of generic records instead when given (records without it last)."""
+        ...
+
+    def date_fields(self) -> dict[str, str]:
+        """Extra date fields of the stored generic records (name -> role); {} for tesis."""
         ...
 
     def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:

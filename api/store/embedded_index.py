@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from api.core.epocas import epoca_number
 from api.core.models import Filters
+from api.store.embedded_ann import MIN_SHARE, AnnIndex
 
 MATERIA_BITS: dict[str, int] = {
     name: 1 << i
@@ -73,6 +74,8 @@ class VectorIndex:
     materias: npt.NDArray[np.int32]
     instancia: npt.NDArray[np.int32]
     instancia_codes: dict[str, int]
+    ann: AnnIndex | None = None  # approximate shortlist, re-scored exactly (large stores)
+    shortlist: int = 3000  # rows the ANN shortlist re-scores exactly
 
     @classmethod
     def empty(cls, dim: int) -> VectorIndex:
@@ -138,12 +141,17 @@ class VectorIndex:
         limit: int | None,
         min_similarity: float | None,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
-        """(rowids, cosines) best first. Exact: every filtered row is scored."""
+        """(rowids, cosines) best first. Exact (every filtered row scored) unless the store
+        has an ANN index and the question wants a top-k: then the ANN shortlist re-scored."""
         if len(self) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         mask = self.mask(filters)
-        positions = np.flatnonzero(mask) if mask is not None else None
         query = query.astype(np.float32, copy=False)
+        if self.ann is not None and limit is not None and min_similarity is None:
+            found = self._approximate(query, mask, limit)
+            if found is not None:
+                return found
+        positions = np.flatnonzero(mask) if mask is not None else None
         if positions is None:
             scores = self.vectors @ query
         elif len(positions) * 3 > len(self):
@@ -160,3 +168,22 @@ class VectorIndex:
             order = np.argsort(-scores, kind="stable")
         chosen = order if positions is None else positions[order]
         return self.rowids[chosen], scores[order]
+
+    def _approximate(
+        self, query: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_] | None, limit: int
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]] | None:
+        """The ANN shortlist (widened by the filters' share), re-scored exactly; None when
+        the exact scan is the better choice (a narrow filter, or a limit near the shortlist)."""
+        assert self.ann is not None
+        share = 1.0 if mask is None else np.count_nonzero(mask) / len(self)
+        if share < MIN_SHARE or limit * 4 > self.shortlist or self.ann.rows != len(self):
+            return None
+        positions = self.ann.candidates(query, int(self.shortlist / share))
+        if mask is not None:
+            positions = positions[mask[positions]]
+        scores = np.asarray(self.vectors[positions] @ query, dtype=np.float32)
+        if limit < len(scores):
+            order = top_positions(scores, limit)
+        else:
+            order = np.argsort(-scores, kind="stable")
+        return self.rowids[positions[order]], scores[order]

@@ -316,9 +316,17 @@ class WeaviateStore(WeaviateResource):
         return candidates
 
     def list_tesis(
-        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+        self,
+        filters: Filters,
+        order: SortOrder,
+        limit: int,
+        offset: int = 0,
+        date_field: str | None = None,
     ) -> list[Tesis]:
-        """Tesis sorted by publication date (``fecha``, else mid-``anio``), then registro."""
+        """Tesis sorted by publication date (``fecha``, else mid-``anio``), then registro.
+
+        Generic records' extra dates are not stored in Weaviate yet (``date_fields`` is
+        empty), so ``date_field`` is never asked for here and is ignored."""
         if limit <= 0:
             return []
         ascending = order == "ASC"
@@ -331,6 +339,10 @@ class WeaviateStore(WeaviateResource):
                 sort=Sort.by_property("sortDate", ascending).by_property("registro", ascending),
             )
         return [_to_tesis(obj.properties) for obj in result.objects]
+
+    def date_fields(self) -> dict[str, str]:
+        """None: extra dates of generic records are kept by the embedded store only."""
+        return {}
 
     def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
         """Number of tesis per value of a property (each materia counted once per tesis)."""

@@ -92,10 +92,19 @@ class FlakyStore:
         return self.inner.get_chunks(registro)
 
     def list_tesis(
-        self, filters: Filters, order: SortOrder, limit: int, offset: int = 0
+        self,
+        filters: Filters,
+        order: SortOrder,
+        limit: int,
+        offset: int = 0,
+        date_field: str | None = None,
     ) -> list[Tesis]:
         self._enter("list_tesis")
-        return self.inner.list_tesis(filters, order, limit, offset)
+        return self.inner.list_tesis(filters, order, limit, offset, date_field)
+
+    def date_fields(self) -> dict[str, str]:
+        self._enter("date_fields")
+        return self.inner.date_fields()
 
     def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
         self._enter("count_by")
@@ -280,8 +289,8 @@ CHAT = """query C($q: String!) { chat(input: {question: $q}) {
     references { number registro } citationCheck { cited valid phantom } } } }"""
 
 LLM_FAULTS: dict[str, tuple[Reply, str]] = {
-    "error": (LLMError("HTTP 502 from the chat endpoint"), "error del modelo: HTTP 502"),
-    "timeout": (LLMTimeout("timed out after 0.5 s"), "tiempo agotado: timed out"),
+    "error": (LLMError("HTTP 502 from the chat endpoint"), "error del modelo"),
+    "timeout": (LLMTimeout("timed out after 0.5 s"), "tiempo agotado"),
     "empty": ("", "respuesta vacía"),
     "blank": (" \n\t ", "respuesta vacía"),
     "punctuation": ("???", "respuesta inservible"),

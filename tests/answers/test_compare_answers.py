@@ -1,0 +1,63 @@
+"""Issue 13, item 6: compareAnswers answers with and without recency and reports the citations."""
+
+from __future__ import annotations
+
+from api.services import Services
+from tests.conftest import run_query
+from tests.fakes import ScriptedLLM
+from tests.graphql.test_chat import with_llm
+
+QUERY = """
+query Q($q: String!) {
+  compareAnswers(question: $q) {
+    __typename
+    ... on CompareAnswersPayload {
+      withRecency { ...side }
+      withoutRecency { ...side }
+    }
+    ... on InputError { field message }
+  }
+}
+fragment side on AnswerSide {
+  recencyWeight mode answer inForce oldestYear newestYear supersededCited
+  cited { number registro anio vigente }
+  references { number registro anio status { vigente } }
+}
+"""
+QUESTION = (
+    "jurisprudencia de la Corte Interamericana de Derechos Humanos vinculante para los jueces "
+    "mexicanos"
+)
+
+
+def test_both_sides_report_what_they_cited(bundled: Services) -> None:
+    reply = "Es vinculante [1], aunque un criterio anterior decía otra cosa [2]."
+    services = with_llm(bundled, ScriptedLLM([reply, reply]))
+    data = run_query(services, QUERY, q=QUESTION)["compareAnswers"]
+    assert data["__typename"] == "CompareAnswersPayload"
+    with_r, without = data["withRecency"], data["withoutRecency"]
+    assert with_r["recencyWeight"] > 0 and without["recencyWeight"] == 0
+    for side in (with_r, without):
+        assert side["mode"] == "RAG"
+        refs = {r["number"]: r for r in side["references"]}
+        assert [c["number"] for c in side["cited"]] == [1, 2]
+        cited = [refs[c["number"]] for c in side["cited"]]
+        assert [c["registro"] for c in side["cited"]] == [r["registro"] for r in cited]
+        assert side["inForce"] == sum(c["vigente"] for c in side["cited"])
+        assert side["oldestYear"] == min(r["anio"] for r in cited)
+        assert side["newestYear"] == max(r["anio"] for r in cited)
+        assert side["supersededCited"] == (not all(c["vigente"] for c in side["cited"]))
+    # On the bundled corpus, [2] is P. LXVI/2011, superseded by P./J. 21/2014 ([1]).
+    assert with_r["cited"][0]["registro"] == 2006225
+    assert with_r["supersededCited"] and with_r["inForce"] == 1
+
+
+def test_without_llm_both_sides_are_extractive(bundled: Services) -> None:
+    data = run_query(bundled, QUERY, q="suspensión provisional")["compareAnswers"]
+    assert data["withRecency"]["mode"] == data["withoutRecency"]["mode"] == "EXTRACTIVE"
+    assert data["withRecency"]["cited"], "the extractive answer cites its sentences"
+
+
+def test_empty_question_is_an_input_error(bundled: Services) -> None:
+    data = run_query(bundled, QUERY, q="  ")["compareAnswers"]
+    assert data == {"__typename": "InputError", "field": "query", "message": "must not be empty"}
