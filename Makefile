@@ -37,7 +37,7 @@ schema: install
 	$(VENV)/bin/strawberry export-schema api.graphql.schema:schema --output schema.graphql
 
 eval: install
-	$(VENV)/bin/vigencia eval data/eval/queries.jsonl
+	$(PY) scripts/eval_table.py
 
 bench: install
 	$(PY) -m pip install --quiet -e ".[test,bench]"

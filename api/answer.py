@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
@@ -24,12 +25,15 @@ from typing import Literal
 from api.core.citations import CitationCheck, PhantomFilter, check_citations, strip_phantoms
 from api.core.extractive import SentenceScorer, extractive_answer, transcription
 from api.core.prompt import build_context, build_messages, build_system_prompt
+from api.core.redact import redact
 from api.core.references import Reference
 from api.core.text import fold
 from api.llm.base import LLM, LLMError, LLMTimeout
 
-AnswerMode = Literal["RAG", "FULL_TEXT", "EXTRACTIVE"]
-ANSWER_MODES: tuple[AnswerMode, ...] = ("RAG", "FULL_TEXT", "EXTRACTIVE")
+_log = logging.getLogger("vigencia.answer")
+
+AnswerMode = Literal["RAG", "FULL_TEXT", "EXTRACTIVE", "ABSTAINED"]
+ANSWER_MODES: tuple[AnswerMode, ...] = ("RAG", "FULL_TEXT", "EXTRACTIVE", "ABSTAINED")
 # A reply with fewer letters than this (after removing markers) is not an answer.
 MIN_LETTERS = 3
 INTERRUPTED = "(Respuesta incompleta: el modelo de lenguaje falló antes de terminar.)"
@@ -82,8 +86,10 @@ def wants_full_text(question: str) -> bool:
 
 
 def describe_error(exc: LLMError) -> str:
-    kind = "tiempo agotado" if isinstance(exc, LLMTimeout) else "error del modelo"
-    return f"{kind}: {exc}"
+    """A short, generic reason for clients; the detail (redacted) goes to the server log only:
+    an upstream error body can echo keys or internals."""
+    _log.warning("LLM failed: %s", redact(str(exc)))
+    return "tiempo agotado" if isinstance(exc, LLMTimeout) else "error del modelo"
 
 
 def unusable(text: str, n_refs: int) -> str | None:

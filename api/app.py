@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from graphql import GraphQLError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -18,26 +21,51 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types import ExecutionResult
 
 from api import __version__, structured_log
+from api.core.redact import redact
+from api.corpus import missing_corpus
 from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
 from api.graphql.schema import build_schema
+from api.graphql.websocket import CheckedTransportWSHandler
+from api.guards import BodyLimitMiddleware, RateLimitMiddleware, TokenBuckets, rejected
 from api.services import Services
 from api.settings import Settings, get_settings
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+log = logging.getLogger("vigencia.requests")
 
 
 class VigenciaGraphQL(GraphQL[Context, None]):
     """Builds each request's context from the services the lifespan created."""
 
+    graphql_transport_ws_handler_class = CheckedTransportWSHandler
+
     def __init__(self, services: Callable[[], Services], settings: Settings) -> None:
         super().__init__(
-            build_schema(introspection=settings.graphql_introspection),
+            build_schema(
+                introspection=settings.graphql_introspection, max_cost=settings.max_query_cost
+            ),
             graphql_ide="graphiql" if settings.graphiql else None,
+            subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
         )
         self.services = services
+        self.timeout = settings.request_timeout
+
+    async def execute_single(self, *args: Any, **kwargs: Any) -> ExecutionResult:
+        """The request within its time budget; past it the client gets an error at once
+        (work already handed to a thread finishes there, unseen)."""
+        try:
+            return await asyncio.wait_for(super().execute_single(*args, **kwargs), self.timeout)
+        except TimeoutError:
+            log.warning("request over its time budget of %g s", self.timeout)
+            message = f"Request took longer than its time budget of {self.timeout:g} s."
+            return ExecutionResult(
+                data=None, errors=[GraphQLError(message, extensions={"code": "TIMEOUT"})]
+            )
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Context:
         s = self.services()
@@ -55,18 +83,39 @@ class VigenciaGraphQL(GraphQL[Context, None]):
     def decode_json(self, data: str | bytes) -> object:
         """``json.loads``, with what strawberry would let through as a 500 raised as invalid
         JSON (a 400): a number over Python's digit limit, nesting past the recursion limit,
-        bytes that are not UTF-8, and lone surrogates (no store, cache or reply encodes them).
+        bytes that are not UTF-8, and lone surrogates (no store, cache or reply encodes them);
+        and a body or WebSocket message that is not an object (``null``, ``42``, ``"x"``).
         """
         try:
             value = json.loads(data)
+            if not isinstance(value, dict | list):  # a list is answered "batching disabled"
+                raise json.JSONDecodeError("a GraphQL request must be a JSON object", "", 0)
             text = data.decode("latin-1") if isinstance(data, bytes) else data
-            if _SURROGATE_ESCAPE.search(text):  # rare: then check the decoded strings
+            if _SURROGATE_ESCAPE.search(text) and isinstance(value, dict):
+                # rare: then check the decoded strings; ``variables`` are checked by the
+                # schema, so that a bad record in a batch is rejected alone, by name
+                outside = {k: v for k, v in value.items() if k != "variables"}
+                json.dumps(outside, ensure_ascii=False).encode("utf-8")
+            elif _SURROGATE_ESCAPE.search(text):
                 json.dumps(value, ensure_ascii=False).encode("utf-8")
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as exc:
+            log.warning("rejected request body: %s", exc.msg)
             raise
         except (ValueError, RecursionError) as exc:  # UnicodeError is a ValueError
+            log.warning("rejected request body: unreadable JSON (%s)", type(exc).__name__)
             raise json.JSONDecodeError(f"unreadable JSON ({type(exc).__name__})", "", 0) from exc
         return value
+
+
+def _public(health: dict[str, Any]) -> dict[str, Any]:
+    """The log's health without paths or URLs in its error texts (``/health`` is public)."""
+    out = dict(health)
+    if isinstance(out.get("last_error"), str):
+        out["last_error"] = redact(out["last_error"], hide_locations=True)
+    backend = out.get("backend")
+    if isinstance(backend, dict) and isinstance(backend.get("detail"), str):
+        out["backend"] = backend | {"detail": redact(backend["detail"], hide_locations=True)}
+    return out
 
 
 class ReadKeyMiddleware:
@@ -84,6 +133,7 @@ class ReadKeyMiddleware:
             and scope.get("method") != "OPTIONS"
         )
         if needs_key and not is_authorized(self.settings, presented_key(HTTPConnection(scope))):
+            rejected(scope, 401, "API key required")
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 4401})
                 return
@@ -112,6 +162,13 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     async def health(request: Request) -> JSONResponse:
         built = holder["services"]
         store = await run_in_threadpool(built.store.health)
+        if store["status"] == "ok":
+            reports = built.settings.data_dir / "ingest_reports"
+            lost = await run_in_threadpool(missing_corpus, built.store, reports)
+            if lost is not None:
+                store = store | {"status": "degraded", "detail": lost}
+        if "detail" in store:  # /health is public: no paths or URLs
+            store = store | {"detail": redact(store["detail"], hide_locations=True)}
         body = {
             "status": "ok" if store["status"] == "ok" else "degraded",
             "version": __version__,
@@ -119,7 +176,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             "embedder": {"status": "ok", "model": built.embedder.model_id},
             "llm": {"configured": built.llm is not None},
             "log": (
-                await run_in_threadpool(built.recorder.health)
+                _public(await run_in_threadpool(built.recorder.health))
                 if built.recorder
                 else {"status": "off"}
             ),
@@ -139,6 +196,16 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
             allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["authorization", "content-type", "x-api-key"],
         ),
+        Middleware(
+            RateLimitMiddleware,
+            buckets=(
+                TokenBuckets(settings.rate_limit_per_minute, settings.rate_limit_burst)
+                if settings.rate_limit_per_minute
+                else None
+            ),
+            exempt_loopback=settings.rate_limit_exempt_loopback,
+        ),
+        Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes),
         Middleware(ReadKeyMiddleware, settings=settings),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

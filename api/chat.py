@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from api.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
+from api.core.citations import check_citations
 from api.core.models import Filters
 from api.core.references import (
     MAX_REFERENCES_LIMIT,
@@ -21,6 +22,7 @@ from api.structured_log import log_references, log_rerank
 
 # Chunks searched per reference: enough for each tesis to bring its best fragments.
 CHUNKS_PER_REFERENCE = 3
+NO_ANSWER = "No encontré tesis que respondan a la pregunta. {reason} No respondo sin fuentes."
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,7 @@ class ChatService:
             )
         )
         log_rerank(request.question, result)
-        refs = consolidate(result.hits, max_refs)
+        refs = consolidate([h for h in result.hits if h.on_topic], max_refs)
         log_references(request.question, refs)
         records = self.search.store.get_tesis([r.registro for r in refs]) if refs else {}
         refs = [with_record(r, records.get(r.registro)) for r in refs]
@@ -97,6 +99,8 @@ class ChatService:
 
     def answer(self, request: ChatRequest) -> tuple[Prepared, Answer]:
         prepared = self.prepare(request)
+        if prepared.search.abstain_reason is not None:
+            return prepared, abstention(prepared.search.abstain_reason)
         answer = answer_question(
             request.question, prepared.references, self.llm, self.timeout, self.score_sentences
         )
@@ -104,10 +108,34 @@ class ChatService:
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
+        if prepared.search.abstain_reason is not None:
+            return prepared, abstention_events(abstention(prepared.search.abstain_reason))
         events = stream_answer(
             request.question, prepared.references, self.llm, self.timeout, self.score_sentences
         )
         return prepared, events
+
+
+def abstention(reason: str) -> Answer:
+    """The answer when nothing in the corpus answers: says so, cites nothing, asks no model."""
+    return Answer(
+        text=NO_ANSWER.format(reason=reason),
+        mode="ABSTAINED",
+        rag_used=False,
+        references=(),
+        citation_check=check_citations("", 0),
+        phantom_removed=(),
+        system_prompt="",
+        context="",
+        llm_error=None,
+    )
+
+
+def abstention_events(answer: Answer) -> Iterator[StreamEvent]:
+    yield ("references", ())
+    yield ("delta", answer.text)
+    yield ("citations", answer.citation_check)
+    yield ("answer", answer)
 
 
 def embedder_scorer(embedder: Embedder) -> Callable[[str, Sequence[str]], list[float]]:

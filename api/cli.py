@@ -85,7 +85,24 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         f"report: {report_path}"
     )
     services.close()
-    return 0
+    return _accounted(report)
+
+
+def _accounted(report: IngestReport) -> int:
+    """Say that every record read was stored, rejected or unchanged; 1 if not."""
+    total = report.stored + len(report.rejected) + report.unchanged
+    if total == report.read:
+        print(
+            f"every record accounted for: read {report.read} = stored {report.stored} + "
+            f"rejected {len(report.rejected)} + unchanged {report.unchanged}"
+        )
+        return 0
+    print(
+        f"error: read {report.read} != stored {report.stored} + rejected "
+        f"{len(report.rejected)} + unchanged {report.unchanged}: see the report",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
@@ -277,7 +294,10 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.preflight import check_data_dir
+    from api.services import DATA_FILES
 
+    check_data_dir(settings, DATA_FILES)  # before uvicorn, so a refusal is one sentence
     uvicorn.run(create_app(settings), host=args.host or settings.host,
                 port=args.port or settings.port, log_level="info")  # fmt: skip
     return 0
@@ -328,11 +348,27 @@ def ensure_corpus(settings: Settings) -> None:
         services.close()
 
 
+def key_advice(settings: Settings) -> str:
+    """How to protect writes and the search log; printed by ``vigencia demo`` / ``make run``."""
+    if settings.api_key:
+        return (
+            "API key: set. Writes, the search log, monitoring and alerts need it "
+            "(Authorization: Bearer <key> or X-API-Key)."
+        )
+    return (
+        "API key: NOT set: anyone who reaches the API can ingest, delete and read every "
+        "logged question. Set one, e.g.\n"
+        "  export VIGENCIA_API_KEY=\"$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')\"\n"
+        "and restart (the dashboard sends it). See docs/SECURITY.md."
+    )
+
+
 def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     ensure_corpus(settings)
     dashboard = subprocess.Popen(dashboard_command(settings))
     print(f"API:       http://{settings.host}:{settings.port}/graphql", file=sys.stderr)
     print(f"Dashboard: http://127.0.0.1:{settings.dashboard_port}", file=sys.stderr)
+    print(key_advice(settings), file=sys.stderr)
     try:
         return cmd_serve(argparse.Namespace(host=None, port=None), settings)
     finally:
@@ -423,8 +459,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    from api.preflight import StartupError
+
     args = build_parser().parse_args(argv)
-    return int(args.func(args, settings or get_settings()))
+    try:
+        return int(args.func(args, settings or get_settings()))
+    except StartupError as exc:  # one sentence naming the path, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

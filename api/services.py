@@ -12,9 +12,12 @@ from api.judge.llm_judge import LLMJudge
 from api.judge.offline_judge import OfflineJudge
 from api.llm.base import LLM
 from api.monitoring import Recorder, SearchLog, build_search_log
+from api.preflight import check_data_dir
 from api.search import SearchConfig, SearchService
 from api.settings import Settings
 from api.store.base import VectorStore
+
+DATA_FILES = ("vigencia.sqlite", "embedding_cache.sqlite", "search_log.sqlite")
 
 
 @dataclass
@@ -42,6 +45,8 @@ class Services:
 
         Nothing connects here: stores, the log and the LLM open on first use.
         """
+        if store is None and embedder is None:  # our own files: refuse early, naming the path
+            check_data_dir(settings, DATA_FILES)
         embedder = embedder or build_embedder(settings)
         store = store or build_store(settings, dim=embedder.dim)
         llm = llm or build_llm(settings)
@@ -52,7 +57,15 @@ class Services:
         )
         if log is None and settings.search_log_enabled:
             log = build_search_log(settings)
-        recorder = Recorder(log, settings.search_log_retention_days) if log else None
+        recorder = (
+            Recorder(
+                log,
+                settings.search_log_retention_days,
+                max_entries=settings.search_log_max_entries,
+            )
+            if log
+            else None
+        )
         return cls(settings, store, embedder, search, chat, judge, llm, log, recorder)
 
     def close(self) -> None:

@@ -64,6 +64,15 @@ class Settings(BaseSettings):
         description="Directory of the embedding cache (model + text hash); shipped for the corpus.",
     )
 
+    embedding_cache_max_queries: int = Field(
+        50_000,
+        ge=0,
+        description="Most question vectors kept in the embedding cache, newest first (0 = no limit).",
+    )
+    embedding_cache_retention_days: int = Field(
+        30, ge=0, description="Days a question vector stays in the embedding cache (0 = forever)."
+    )
+
     # Retrieval and scoring
     scoring_profile: Literal["default", "seed"] = Field(
         "default",
@@ -113,7 +122,7 @@ class Settings(BaseSettings):
         0.5, ge=0.0, le=1.0, description="Final-score factor of hits whose criterion lost force."
     )
     temporal_gate: float = Field(
-        0.8,
+        0.85,
         ge=0.0,
         le=1.0,
         description="Earliest/latest questions sort by date the tesis whose relevance is at "
@@ -234,6 +243,11 @@ class Settings(BaseSettings):
     search_log_retention_days: int = Field(
         90, ge=0, description="Days a log entry is kept (0 keeps everything); pruned hourly."
     )
+    search_log_max_entries: int = Field(
+        100_000,
+        ge=0,
+        description="Most search-log entries kept; the oldest go first (0 = no limit).",
+    )
     monitoring_window_hours: int = Field(
         168, ge=1, le=8760, description="Default window of `vigencia alerts` and `monitoring`."
     )
@@ -268,6 +282,38 @@ class Settings(BaseSettings):
     )
     read_requires_key: bool = Field(
         False, description="Also require the API key for queries and subscriptions."
+    )
+    max_query_cost: int = Field(
+        1000,
+        ge=1,
+        description="Most work one GraphQL document may ask for: search/judge 10 + topK, "
+        "monitoring/alerts one per day of `windowHours`, searchLog its limit; each alias again.",
+    )
+    request_timeout: float = Field(
+        45.0,
+        gt=0,
+        le=600,
+        description="Seconds one GraphQL request may take before it is answered with a timeout error.",
+    )
+    max_body_bytes: int = Field(
+        10 * 1024 * 1024,
+        ge=0,
+        description="Largest HTTP request body in bytes (413 above; 0 = no limit).",
+    )
+    rate_limit_per_minute: int = Field(
+        600,
+        ge=0,
+        description="Requests per minute one client address may send to /graphql (0 = no limit).",
+    )
+    rate_limit_burst: int = Field(
+        60,
+        ge=1,
+        description="Requests one client may send at once before the per-minute rate applies.",
+    )
+    rate_limit_exempt_loopback: bool = Field(
+        True,
+        description="Do not rate-limit 127.0.0.1/::1 (local dashboard, CLI, benchmarks); set false "
+        "behind a reverse proxy on the same host.",
     )
     cors_origins: list[str] = Field(
         ["http://127.0.0.1:8501", "http://localhost:8501"],

@@ -33,7 +33,9 @@ def overlap(question: dict, rubro: dict[int, str]) -> float:
         return 0.0
     top = max(relevant.values())
     terms = set(analyze(question["query"]))
-    return max(rubro_overlap(terms, set(analyze(rubro[r]))) for r, g in relevant.items() if g == top)
+    return max(
+        rubro_overlap(terms, set(analyze(rubro[r]))) for r, g in relevant.items() if g == top
+    )
 
 
 def load(name: str) -> list[dict]:

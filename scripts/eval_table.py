@@ -12,7 +12,7 @@ START, END = "<!-- eval:start -->", "<!-- eval:end -->"
 
 def main() -> None:
     output = subprocess.run(
-        [sys.executable, "-m", "api.cli", "eval", "data/eval/queries.jsonl", "--alpha", "0.3"],
+        [sys.executable, "-m", "api.cli", "eval", "data/eval/queries.jsonl"],
         cwd=PROJECT_ROOT, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     readme = PROJECT_ROOT / "README.md"

@@ -1,9 +1,9 @@
 """The relevance gate: which candidates answer the question, and when nothing does (pure).
 
 Recency, época and the vigencia rules may only reorder answers, never replace them. So before
-they act, every candidate gets a *gate value*: its fused relevance (BM25 + cosine, min-max
-normalized within the candidate set, as in ``api.core.fusion``) divided by the best one. A
-candidate is *on topic* when its gate value reaches ``GateConfig.relative``; ranking puts every
+they act, every candidate gets a *gate value*: how close its cosine and its BM25 score come to
+the best candidate's (``gate_values``), mixed like the hybrid search. A candidate is *on
+topic* when its gate value reaches ``GateConfig.relative``; ranking puts every
 on-topic hit (ordered by the recency-aware final score) before every off-topic one (ordered by
 relevance alone), so a recent tesis on another point never outranks an on-point older one.
 
@@ -18,7 +18,7 @@ Usage::
 
     floor = abstain_floor(null_best_cosines, config)
     reason = abstain_reason(signals, floor)
-    values = gate_values(relevances)            # [1.0, 0.82, 0.31, ...]
+    values = gate_values(cosines, bm25s, "hybrid", 0.4)  # [1.0, 0.82, 0.31, ...]
     on_topic = [v >= config.relative for v in values]
 """
 
@@ -105,19 +105,43 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         return "La pregunta no contiene palabras que buscar."
     if signals.best_similarity is None:
         return "No hay tesis que cumplan los filtros."
-    if signals.known == 0:
-        return "Ninguna palabra de la pregunta aparece en las tesis del corpus."
+    if signals.known == 0 and signals.language == "unknown":  # no word of any language
+        return "Ninguna palabra de la pregunta aparece en los documentos del corpus."
     if signals.best_similarity < floor:
         return (
-            "Ninguna tesis trata lo que pregunta: la más cercana tiene similitud "
+            "Ningún documento trata lo que pregunta: el más cercano tiene similitud "
             f"{signals.best_similarity:.3f}, por debajo del umbral {floor:.3f}."
         )
     return None
 
 
-def gate_values(relevances: Sequence[float]) -> list[float]:
-    """Each relevance divided by the best (1.0 for the best; all 1.0 when none is positive)."""
-    best = max(relevances, default=0.0)
-    if best <= 0:
-        return [1.0] * len(relevances)
-    return [max(0.0, r) / best for r in relevances]
+# e5 cosines of a question to its corpus sit in a narrow band: an on-point passage is within
+# ~0.03 of the best one, an unrelated one ~0.06 or more below it. The gate reads the cosine
+# gap on this fixed span, so a set of near-identical candidates stays on topic together
+# instead of being stretched apart by min-max scaling.
+COSINE_SPAN = 0.1
+
+
+def gate_values(
+    similarities: Sequence[float], lexical: Sequence[float], mode: str, alpha: float
+) -> list[float]:
+    """Each candidate's closeness to the best, in [0, 1] (1.0 for the best).
+
+    Vector side: ``1 - (best cosine - cosine) / COSINE_SPAN``; lexical side: BM25 / best
+    BM25; mixed as the hybrid search mixes them (``alpha`` on the vector side), then divided
+    by the best mix.
+    """
+    if not similarities:
+        return []
+    top_cos = max(similarities)
+    top_lex = max(lexical, default=0.0)
+    vector = [max(0.0, 1 - (top_cos - c) / COSINE_SPAN) for c in similarities]
+    words = [b / top_lex if top_lex > 0 else 0.0 for b in lexical]
+    if mode == "vector" or top_lex <= 0:
+        mixed = vector
+    elif mode == "lexical":
+        mixed = words
+    else:
+        mixed = [alpha * v + (1 - alpha) * w for v, w in zip(vector, words, strict=True)]
+    best = max(mixed)
+    return [m / best if best > 0 else 1.0 for m in mixed]

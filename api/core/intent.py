@@ -346,8 +346,10 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         proper_name=True,
     ),
     # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular"):
-    # it asks for the first only as a pronoun ("el primero", "¿cuál fue el primero?").
+    # it asks for the first as a pronoun ("el primero") or closing the question ("¿qué se
+    # resolvió primero?").
     _rule("earliest", r"primero", need_prev=_words("el, lo, los, fue, es, sea")),
+    _rule("earliest", r"primero(?=\s*[?.!]|\s*$)"),
     _rule(
         "earliest", r"original|initial", need_prev=_EN_DETERMINERS, stop_next=_EN_DOCUMENT_STOP_NEXT
     ),

@@ -158,6 +158,7 @@ class LogEntry:
     candidates: int = 0
     latency_ms: float = 0.0
     feedback: tuple[Feedback, ...] = ()
+    abstain_reason: str | None = None  # the search found nothing that answers
 
     def pre_reform(self, hit: LoggedHit) -> bool:
         """The hit predates the reform cutoff of this search's materia."""
@@ -583,6 +584,7 @@ class MonitoringReport:
     by_materia: tuple[MateriaStats, ...]
     alerts: tuple[Alert, ...]
     truncated: bool = False  # the window held more entries than were read
+    abstentions: int = 0  # searches and chats that found nothing that answers
 
 
 def build_report(
@@ -612,4 +614,5 @@ def build_report(
         by_materia=tuple(by_materia(window)),
         alerts=tuple(detect_alerts(window, thresholds, coverage, now=now)),
         truncated=truncated,
+        abstentions=sum(1 for e in window if e.abstain_reason is not None),
     )

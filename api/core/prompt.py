@@ -85,6 +85,7 @@ def _legal_block(ref: Reference) -> list[str]:
         f"Materias: {', '.join(ref.materias) or 'no indicadas'}",
         *_scores(ref, spanish=True),
         f"Vigencia: {describe(ref.status)}",
+        *([f"Advertencia: {ref.warning}"] if ref.warning else []),
         *(
             ["Texto incompleto: el registro guardado no tiene el texto íntegro."]
             if ref.partial
@@ -176,6 +177,11 @@ def _alerts(refs: Sequence[Reference]) -> list[str]:
         f"- La referencia {ref.marker} está {describe(ref.status)}: adviértelo al citarla."
         for ref in refs
         if not ref.status.vigente
+    ]
+    alerts += [
+        f"- La referencia {ref.marker}: {ref.warning} Dilo al citarla."
+        for ref in refs
+        if ref.warning
     ]
     alerts += [
         f"- La referencia {ref.marker} tiene el texto incompleto: no cites como completa una "

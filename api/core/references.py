@@ -70,7 +70,8 @@ class Reference:
     instancia: str = ""
     fecha: date | None = None
     relevance: float = 0.0  # relevance of the best-scoring fragment (before recency)
-    partial: bool = False  # the stored text is incomplete (``Tesis.partial``)
+    partial: bool = False  # the text is cut in its source: never quote its end as whole
+    warning: str | None = None  # e.g. older than its materia's reform
     dates: tuple[tuple[str, date], ...] = ()  # a generic record's extra dates, by field
     extra: tuple[tuple[str, str | int | float | bool], ...] = ()  # its own scalar fields
 
@@ -148,6 +149,8 @@ def _reference(number: int, group: list[Hit]) -> Reference:
         fragments=fragments,
         instancia=first.instancia,
         fecha=first.fecha,
+        partial=first.partial,
+        warning=next((h.warning for h in group if h.warning), None),
     )
 
 

@@ -179,11 +179,13 @@ def score_candidates(
     """Score and rank a candidate set.
 
     ``default`` multiplies the fused relevance normalized within this set; ``seed`` the raw
-    cosine, as seed 000 did. With ``gate`` (see ``api.core.gate``), a hit whose fused
-    relevance is below ``gate`` times the best is off topic: it ranks after every on-topic hit.
+    cosine, as seed 000 did. With ``gate`` (see ``api.core.gate``), a hit whose gate value is
+    below ``gate`` is off topic: it ranks after every on-topic hit.
     """
     fused = relative_scores(candidates, mode, alpha)
-    gates = gate_values(fused)
+    gates = gate_values(
+        [c.similarity for c in candidates], [c.lexical for c in candidates], mode, alpha
+    )
     hits = [
         Hit(
             c.passage,

@@ -41,16 +41,31 @@ FILLER = frozenset(
         "profile perfil user usuario owner dueño autor author"
     )
 )
-_POSSESSIVE = re.compile(r"\b(\w+)'s\b")
+_NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
+# How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
+# Jakub" (a possessor closes the phrase, unlike "el repositorio de Rust más reciente"), "the
+# latest repo Jakub has made".
+_OWNER_PATTERNS = (
+    re.compile(r"\b(\w+)'s\b"),
+    re.compile(rf"\b(?:de|by|from|of)\s+{_NAME}\s*(?:[,.?!;:]|$)"),
+    re.compile(
+        rf"\b{_NAME}\s+(?:has|had|did|made|created|built|started|wrote|creó|hizo|empezó|"
+        r"comenzó|publicó|subió)\b"
+    ),
+    re.compile(rf"\b(?:creó|hizo|empezó|comenzó|publicó|subió)\s+{_NAME}"),
+)
 _CAPITALIZED = re.compile(r"\b[A-ZÁÉÍÓÚÑ][a-záéíóúñ]+\b")
 _SENTENCE_OPENERS = frozenset(".?!¿¡:;")
 
 
 def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
     """Content terms of ``question`` without its temporal triggers, document nouns, filler
-    and possessive names ("Jakub's"). Repeated terms are kept once, in order."""
+    and owners' names ("Jakub's"). Repeated terms are kept once, in order."""
     trigger_terms = {t for trigger in triggers for t in analyze(trigger)}
-    names = {t for m in _POSSESSIVE.finditer(question) for t in analyze(m.group(1))}
+    names = {
+        t for pattern in _OWNER_PATTERNS for m in pattern.finditer(question)
+        for t in analyze(m.group(1))
+    }  # fmt: skip
     skip = trigger_terms | DOCUMENT_NOUNS | FILLER | names
     return list(dict.fromkeys(t for t in analyze(question) if t not in skip))
 

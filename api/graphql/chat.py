@@ -70,7 +70,10 @@ class ReferenceType:
         description="Relevance (before recency) of its best fragment."
     )
     boost: float = strawberry.field(description="finalScore ÷ relevance.")
-    partial: bool = strawberry.field(description="The stored text is incomplete.")
+    partial: bool = strawberry.field(description="The tesis text is cut in its source.")
+    warning: str | None = strawberry.field(
+        description="A flag for the reader, e.g. a criterion older than its materia's reform."
+    )
 
     @classmethod
     def from_core(cls, r: Reference) -> ReferenceType:
@@ -89,6 +92,7 @@ class ReferenceType:
                 )
                 for f in r.fragments
             ],
+            warning=r.warning,
         )  # fmt: skip
 
 
@@ -112,7 +116,7 @@ class CitationCheckType:
 class ChatPayload:
     id: str | None = strawberry.field(description="Log id of the saved exchange.")
     answer: str
-    mode: str = strawberry.field(description="RAG, FULL_TEXT or EXTRACTIVE.")
+    mode: str = strawberry.field(description="RAG, FULL_TEXT, EXTRACTIVE or ABSTAINED.")
     rag_used: bool
     llm_error: str | None
     model: str | None
@@ -126,6 +130,10 @@ class ChatPayload:
     warnings: list[str] = strawberry.field(
         description="What a reader must know, e.g. that the answer cites no reference."
     )
+    abstained: bool = strawberry.field(
+        description="Nothing in the corpus answers: the answer says so and cites nothing."
+    )
+    abstain_reason: str | None
 
     @classmethod
     def build(cls, log_id: str | None, prepared: Prepared, answer: Answer) -> ChatPayload:
@@ -139,6 +147,8 @@ class ChatPayload:
             intent=Intent.from_core(prepared.search.intent, prepared.search.recency_weight),
             system_prompt=answer.system_prompt, context=answer.context,
             warnings=list(answer.warnings),
+            abstained=prepared.search.abstained,
+            abstain_reason=prepared.search.abstain_reason,
         )  # fmt: skip
 
 

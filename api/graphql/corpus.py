@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.corpus import corpus_stats
 from api.graphql.context import Info
+from api.graphql.errors import service_error
 from api.graphql.types import Bucket, ServiceError
 from api.store.base import StoreError
 
@@ -68,7 +69,7 @@ class CorpusQuery:
                 ctx.settings.data_dir / "ingest_reports",
             )
         except StoreError as exc:
-            return ServiceError(service="store", message=str(exc))
+            return service_error(exc)
         return CorpusStatsType(
             total=stats.total,
             chunks=stats.chunks,

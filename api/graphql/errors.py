@@ -3,8 +3,11 @@ backend. List fields, which cannot return a union, raise them as coded GraphQL e
 
 from __future__ import annotations
 
+import logging
+
 from graphql import GraphQLError
 
+from api.core.redact import redact
 from api.embeddings.base import EmbedderError
 from api.graphql.types import InputError, ServiceError
 from api.monitoring.log_base import LogError
@@ -14,11 +17,20 @@ from api.store.base import StoreError
 # What resolvers catch; anything else propagates and is masked.
 EXPECTED = (InvalidRequest, LogError, StoreError, EmbedderError)
 _SERVICES = ((LogError, "log"), (StoreError, "store"), (EmbedderError, "embedder"))
+MAX_MESSAGE = 240
+log = logging.getLogger("vigencia.errors")
+
+
+def public_message(exc: Exception) -> str:
+    """What a client may read of a backend failure: no credentials, keys, URLs or paths."""
+    text = redact(str(exc), hide_locations=True)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
 def service_error(exc: Exception) -> ServiceError:
     name = next((n for kind, n in _SERVICES if isinstance(exc, kind)), "store")
-    return ServiceError(service=name, message=str(exc))
+    log.warning("%s failure: %s", name, redact(str(exc)))  # the detail stays server-side
+    return ServiceError(service=name, message=public_message(exc))
 
 
 def failure(exc: Exception) -> InputError | ServiceError:

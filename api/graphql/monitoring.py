@@ -20,6 +20,7 @@ from strawberry.scalars import JSON
 
 from api.core import compare as core_compare
 from api.core import monitoring as core
+from api.core.redact import redact
 from api.core.scoring import Profile
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
@@ -144,7 +145,9 @@ class LogHealth:
             status=status,
             recorded=stats["recorded"],
             failures=stats["failures"],
-            last_error=stats["last_error"],
+            last_error=redact(stats["last_error"], hide_locations=True)
+            if stats["last_error"]
+            else None,
         )
 
 
@@ -164,6 +167,9 @@ class MonitoringReport:
     by_materia: list[MateriaBreakdown]
     alerts: list[MonitoringAlert]
     truncated: bool = strawberry.field(description="The window held more entries than read.")
+    abstentions: int = strawberry.field(
+        description="Searches and chats that found nothing that answers (no hits, a reason)."
+    )
     log_health: LogHealth | None
 
     @classmethod
@@ -201,6 +207,7 @@ class MonitoringReport:
             ],
             alerts=[MonitoringAlert.from_core(a) for a in r.alerts],
             truncated=r.truncated,
+            abstentions=r.abstentions,
             log_health=LogHealth.from_recorder(recorder),
         )
 
@@ -270,6 +277,7 @@ class LogEntryType:
     parameters: JSON = strawberry.field(description="The request as given (unset fields left out).")
     candidates: int
     latency_ms: float
+    abstain_reason: str | None = strawberry.field(description="Why it answered nothing.")
     hits: list[LoggedHitType]
     discarded: list[LoggedDiscardType]
     cited: list[int]
@@ -283,6 +291,7 @@ class LogEntryType:
             rules_applied=e.rules_applied, profile=e.profile, recency_weight=e.recency_weight,
             mode=e.mode, parameters=cast(JSON, dict(e.parameters)), candidates=e.candidates,
             latency_ms=e.latency_ms,
+            abstain_reason=e.abstain_reason,
             hits=[LoggedHitType.from_core(h) for h in e.hits],
             discarded=[LoggedDiscardType(registro=d.registro, anio=d.anio, code=d.code,
                                          reason=d.reason) for d in e.discarded],
@@ -407,7 +416,10 @@ def _log(info: Info) -> SearchLog:
 
 @strawberry.type
 class MonitoringQuery:
-    @strawberry.field(description="Boost and temporal distributions, shares and alerts.")
+    @strawberry.field(
+        description="Boost and temporal distributions, shares and alerts. API key needed when one is set.",
+        permission_classes=[HasApiKey],
+    )
     async def monitoring(
         self, info: Info, window_hours: int = DEFAULT_WINDOW_HOURS
     ) -> MonitoringResponse:
@@ -425,7 +437,10 @@ class MonitoringQuery:
             return failure(exc)
         return MonitoringReport.from_core(report, ctx.recorder)
 
-    @strawberry.field(description="Logged searches and chats, newest first (limit 1..200).")
+    @strawberry.field(
+        description="Logged searches and chats, newest first (limit 1..200). API key needed when one is set.",
+        permission_classes=[HasApiKey],
+    )
     async def search_log(self, info: Info, limit: int = 20, offset: int = 0) -> list[LogEntryType]:
         try:
             entries = await run_in_threadpool(service.recent_entries, _log(info), limit, offset)
@@ -433,7 +448,10 @@ class MonitoringQuery:
             raise graphql_error(exc) from exc
         return [LogEntryType.from_core(e) for e in entries]
 
-    @strawberry.field(description="Alerts of the window, most severe first.")
+    @strawberry.field(
+        description="Alerts of the window, most severe first. API key needed when one is set.",
+        permission_classes=[HasApiKey],
+    )
     async def alerts(
         self, info: Info, window_hours: int = DEFAULT_WINDOW_HOURS
     ) -> list[MonitoringAlert]:

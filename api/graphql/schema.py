@@ -2,41 +2,106 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+import traceback
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from threading import Lock
 
 import strawberry
-from graphql import GraphQLError
+from graphql import GraphQLError, validate
+from starlette.concurrency import run_in_threadpool
 from strawberry.extensions import (
-    AddValidationRules,
     DisableIntrospection,
     MaskErrors,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
     ParserCache,
-    QueryDepthLimiter,
-    ValidationCache,
 )
 from strawberry.extensions.base_extension import SchemaExtension
+from strawberry.schema.validation_rules.maybe_null import MaybeNullValidationRule
+from strawberry.schema.validation_rules.one_of import OneOfInputValidationRule
+from strawberry.types import ExecutionContext
 
+from api.core.redact import redact
 from api.embeddings.base import EmbedderError
 from api.graphql.chat import ChatQuery, ChatSubscription, CompareAnswersQuery
 from api.graphql.corpus import CorpusQuery
+from api.graphql.cost import Limits, check_document
 from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
+from api.graphql.variables import check_variables
 from api.store.base import StoreError
 
 MAX_DEPTH = 10
 MAX_ALIASES = 15
 MAX_TOKENS = 2000
+MAX_SELECTIONS = 2000  # fields after expanding every fragment
+MAX_QUERY_COST = 1000
 # Clients send the same documents with new variables: parse and validate each once.
 CACHED_DOCUMENTS = 256
-# The depth and alias limits are validation rules. Built once, so that the validation cache
-# (keyed by the rule classes) hits; the limiter extensions would build new classes per request.
-LIMIT_RULES = (
-    *QueryDepthLimiter(max_depth=MAX_DEPTH).validation_rules,
-    *MaxAliasesLimiter(max_alias_count=MAX_ALIASES).validation_rules,
-)
+_log = logging.getLogger("vigencia.requests")
+_STRAWBERRY_RULES = (MaybeNullValidationRule, OneOfInputValidationRule)
+
+
+class _ValidationResults:
+    """A small LRU of validation errors by (query text, rules, suggestions hidden)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[object, ...], list[GraphQLError]] = OrderedDict()
+        self.lock = Lock()
+
+    def get(self, key: tuple[object, ...]) -> list[GraphQLError] | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[object, ...], errors: list[GraphQLError]) -> None:
+        with self.lock:
+            self.items[key] = errors
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+class BoundedValidation(SchemaExtension):
+    """Measure the document in linear time (``api.graphql.cost``) and refuse it before any
+    validation rule runs; then validate off the event loop, cached, with field suggestions
+    hidden when introspection is off (they would reveal the schema)."""
+
+    def __init__(self, limits: Limits, hide_suggestions: bool, cache: _ValidationResults) -> None:
+        self.limits = limits
+        self.hide_suggestions = hide_suggestions
+        self.cache = cache
+
+    async def on_validate(self) -> AsyncIterator[None]:
+        ctx = self.execution_context
+        document = ctx.graphql_document
+        assert document is not None
+        try:
+            check_document(document, ctx.variables, ctx.operation_name, self.limits)
+            check_variables(document, ctx.variables)
+        except GraphQLError as refused:  # reported as a validation error, on every transport
+            ctx.pre_execution_errors = [refused]
+            yield
+            return
+        rules = (*ctx.validation_rules, *_STRAWBERRY_RULES)
+        key = (id(ctx.schema), ctx.query, rules, self.hide_suggestions)
+        errors = self.cache.get(key) if ctx.query else None
+        if errors is None:
+            errors = await run_in_threadpool(
+                validate,
+                ctx.schema._schema,
+                document,
+                rules,
+                hide_suggestions=self.hide_suggestions,
+            )
+            if ctx.query:
+                self.cache.put(key, errors)
+        ctx.pre_execution_errors = errors
+        yield
 
 
 @strawberry.type
@@ -58,18 +123,40 @@ def is_unexpected(error: GraphQLError) -> bool:
     )
 
 
-def build_schema(introspection: bool = True) -> strawberry.Schema:
-    """The schema with its limits; ``introspection=False`` hides the schema from clients."""
+class VigenciaSchema(strawberry.Schema):
+    """Logs each request's errors as one line: a rejected request (validation, limits,
+    permissions, expected service failures) without a traceback; an unexpected error with its
+    traceback, redacted, since that is a bug to fix."""
+
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        expected = []
+        for error in errors:
+            if is_unexpected(error) and error.original_error is not None:
+                trace = "".join(traceback.format_exception(error.original_error))
+                _log.error("unexpected error: %s", redact(trace))
+            else:
+                expected.append(error)
+        if expected:
+            more = f" (+{len(expected) - 1} more)" if len(expected) > 1 else ""
+            _log.warning("rejected GraphQL request: %s%s", redact(expected[0].message)[:300], more)
+
+
+def build_schema(introspection: bool = True, max_cost: int = MAX_QUERY_COST) -> strawberry.Schema:
+    """The schema with its limits; ``introspection=False`` hides the schema (and field
+    suggestions) from clients; ``max_cost`` bounds the work one document may ask for."""
+    limits = Limits(MAX_SELECTIONS, MAX_DEPTH, MAX_ALIASES, max_cost)
+    cache = _ValidationResults(CACHED_DOCUMENTS)
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
-        lambda: AddValidationRules(list(LIMIT_RULES)),
-        lambda: ValidationCache(maxsize=CACHED_DOCUMENTS),
         lambda: MaskErrors(should_mask_error=is_unexpected),
     ]
     if not introspection:
         extensions.append(DisableIntrospection)
-    return strawberry.Schema(
+    extensions.append(lambda: BoundedValidation(limits, not introspection, cache))
+    return VigenciaSchema(
         query=Query,
         mutation=Mutation,
         subscription=ChatSubscription,

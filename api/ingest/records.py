@@ -12,6 +12,12 @@ from api.core.models import IngestWarning, Rejection, Tesis, TesisTipo
 from api.core.text import ends_mid_sentence
 
 MIN_YEAR = 1871  # Primera Época
+# Longest accepted value per text field, in characters (the longest bundled texto is ~40k).
+MAX_TEXT_CHARS: dict[str, int] = {
+    "texto": 100_000, "precedentes": 100_000, "rubro": 5_000,
+    "clave": 200, "epoca": 100, "tipo": 100, "instancia": 500, "organo": 1_000,
+}  # fmt: skip
+MAX_OTHER_CHARS = 1_000  # any other text field (materias, notes...)
 
 MATERIAS: dict[str, str] = {
     m.lower(): m
@@ -42,6 +48,9 @@ def _text(raw: dict[str, Any], key: str) -> str:
         return ""
     if not isinstance(value, str):
         raise InvalidField(key, f"expected text, got {type(value).__name__}")
+    limit = MAX_TEXT_CHARS.get(key, MAX_OTHER_CHARS)
+    if len(value) > limit:
+        raise InvalidField(key, f"{len(value)} characters, at most {limit}")
     if not value.isascii():
         try:
             value.encode("utf-8")
@@ -50,11 +59,45 @@ def _text(raw: dict[str, Any], key: str) -> str:
     return value.replace("\r\n", "\n").strip()
 
 
+def _unencodable(value: object) -> bool:
+    """A string anywhere in ``value`` that UTF-8 cannot encode (a lone surrogate)."""
+    if isinstance(value, str):
+        if value.isascii():
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, list):
+        return any(_unencodable(v) for v in value)
+    if isinstance(value, dict):
+        return any(_unencodable(k) or _unencodable(v) for k, v in value.items())
+    return False
+
+
+def _check_unicode(raw: dict[str, Any]) -> None:
+    """Name the first field holding text no store can encode (keys included)."""
+    for key, value in raw.items():
+        if _unencodable(value) or _unencodable(key):
+            name = key.encode("utf-8", "backslashreplace").decode("utf-8")
+            raise InvalidField(name, "not valid Unicode (a lone surrogate)")
+
+
+def _parcial(raw: dict[str, Any]) -> bool:
+    value = raw.get("parcial", False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):  # "false" is truthy: only JSON booleans are accepted
+        raise InvalidField("parcial", f"expected true or false, got {value!r}")
+    return value
+
+
 def _registro(raw: dict[str, Any]) -> int:
     value = raw.get("registro")
     if value is None or value == "":
         raise InvalidField("registro", "missing")
-    if isinstance(value, bool) or not re.fullmatch(r"\s*\d{1,9}\s*", str(value)):
+    if isinstance(value, bool) or not re.fullmatch(r"\s*[0-9]{1,9}\s*", str(value)):
         raise InvalidField("registro", f"not a positive integer: {value!r}")
     number = int(value)
     if number <= 0:
@@ -82,7 +125,7 @@ def _anio(raw: dict[str, Any], fecha: date | None, today: date) -> int:
                 "fecha_publicacion", f"year {fecha.year} is outside {MIN_YEAR}..{today.year + 1}"
             )
         return fecha.year
-    if isinstance(value, bool) or not re.fullmatch(r"\s*\d{1,4}\s*", str(value)):
+    if isinstance(value, bool) or not re.fullmatch(r"\s*[0-9]{1,4}\s*", str(value)):
         raise InvalidField("anio", f"not a year: {value!r}")
     year = int(str(value))
     if not MIN_YEAR <= year <= today.year + 1:
@@ -124,6 +167,7 @@ def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Pa
     if registro_label is not None and not registro_label.isascii():  # printable in any report
         registro_label = registro_label.encode("utf-8", "backslashreplace").decode("utf-8")
     try:
+        _check_unicode(raw)
         registro = _registro(raw)
         rubro = _text(raw, "rubro")
         if not rubro:
@@ -166,7 +210,7 @@ def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Pa
             clave=clave,
             precedentes=_text(raw, "precedentes"),
             fecha=fecha,
-            partial=bool(raw.get("parcial", False)) or ends_mid_sentence(texto),
+            partial=_parcial(raw) or ends_mid_sentence(texto),
         )
         if tesis.partial and not raw.get("parcial"):
             warnings.append(

@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from api.core.models import Hit
+from api.core.redact import redact
 from api.core.validity import describe, loses_force
 from api.judge.models import (
     MAX_SCALE,
@@ -75,8 +77,16 @@ def system_prompt(summary: bool = True) -> str:
     )
 
 
+_log = logging.getLogger("vigencia.judge")
+
+
 class JudgeFormatError(ValueError):
-    """The reply is not the strict JSON the judge asked for."""
+    """The reply is not the strict JSON the judge asked for. ``public`` is the short reason a
+    client sees; the message (with an excerpt of the reply) is for the server log."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(message)
+        self.public = public
 
 
 def build_judge_messages(
@@ -117,7 +127,10 @@ def parse_reply(raw: str) -> tuple[JudgeReply, list[str]]:
         except ValueError:
             data = None
         if data is None:
-            raise JudgeFormatError(f"la respuesta no es JSON válido: {raw[:_EXCERPT]!r}") from None
+            raise JudgeFormatError(
+                f"la respuesta no es JSON válido: {raw[:_EXCERPT]!r}",
+                "la respuesta del modelo no es JSON válido",
+            ) from None
         warnings.append("se ignoró texto fuera del objeto JSON")
     if isinstance(data, dict) and isinstance(data.get("reranked"), list):
         data, skipped = _skip_bad_entries(data)
@@ -128,7 +141,10 @@ def parse_reply(raw: str) -> tuple[JudgeReply, list[str]]:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'raíz'}: {e['msg']}" for e in exc.errors()[:3]
         )
-        raise JudgeFormatError(f"el JSON no sigue el esquema: {problems}") from None
+        raise JudgeFormatError(
+            f"el JSON no sigue el esquema: {problems}",
+            "la respuesta del modelo no sigue el esquema pedido",
+        ) from None
     warnings.extend(reply.unknown_keys())
     if any(item.relevancia > 1.0 for item in reply.reranked):
         for item in reply.reranked:
@@ -234,11 +250,14 @@ class LLMJudge:
             raw = self.llm.complete(messages, timeout=self.timeout)
             reply, warnings = parse_reply(raw)
         except LLMTimeout as exc:
-            return self._unjudged(hits, f"tiempo agotado: {exc}")
+            _log.warning("LLM judge timed out: %s", redact(str(exc)))
+            return self._unjudged(hits, "tiempo agotado")
         except LLMError as exc:
-            return self._unjudged(hits, f"error del modelo: {exc}")
-        except JudgeFormatError as exc:
-            return self._unjudged(hits, str(exc))
+            _log.warning("LLM judge failed: %s", redact(str(exc)))
+            return self._unjudged(hits, "error del modelo")
+        except JudgeFormatError as exc:  # the reply's excerpt stays in the server log
+            _log.warning("LLM judge reply unusable: %s", redact(str(exc)))
+            return self._unjudged(hits, exc.public)
         verdicts, match_warnings = match_reply(reply, hits)
         warnings.extend(match_warnings)
         items = [_judged(hit, verdicts.get(i)) for i, hit in enumerate(hits)]

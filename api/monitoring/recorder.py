@@ -108,6 +108,7 @@ def build_entry(
         cited=tuple(int(r) for r in cited),
         candidates=result.candidates,
         latency_ms=round(sum(result.timings_ms.values()), 3),
+        abstain_reason=result.abstain_reason,
     )
 
 
@@ -120,6 +121,7 @@ class Recorder:
         retention_days: int = 90,
         clock: Clock = utc_now,
         prune_every: timedelta = PRUNE_INTERVAL,
+        max_entries: int = 0,
     ) -> None:
         if retention_days < 0:
             raise ValueError(
@@ -127,6 +129,7 @@ class Recorder:
             )
         self.log = log
         self.retention_days = retention_days
+        self.max_entries = max(0, max_entries)
         self.clock = clock
         self.prune_every = prune_every
         self.recorded = 0
@@ -171,20 +174,34 @@ class Recorder:
                 self.last_failure_at = None
 
     def _maybe_prune(self, now: datetime) -> None:
-        if self.retention_days == 0:
+        if self.retention_days == 0 and self.max_entries == 0:
             return
-        if self._last_prune is not None and now - self._last_prune < self.prune_every:
+        # by size: check every tenth of the bound, so the log never passes ~1.1 x max_entries
+        by_size = self.max_entries > 0 and self.recorded % max(1, self.max_entries // 10) == 0
+        if (
+            not by_size
+            and self._last_prune is not None
+            and now - self._last_prune < self.prune_every
+        ):
             return
         self.prune(now)
 
     def prune(self, now: datetime | None = None) -> int | None:
-        """Delete entries older than ``retention_days``; how many, or None (failed or off)."""
-        if self.retention_days == 0:
+        """Delete entries older than ``retention_days`` and those past the newest
+        ``max_entries``; how many, or None (failed or off)."""
+        if self.retention_days == 0 and self.max_entries == 0:
             return None
         try:
             moment = now or self.clock()
             self._last_prune = moment
-            removed = self.log.prune(moment - timedelta(days=self.retention_days))
+            removed = 0
+            if self.retention_days:
+                removed += self.log.prune(moment - timedelta(days=self.retention_days))
+            if self.max_entries:
+                # the newest entry past the bound: it and everything older go
+                past = self.log.recent(limit=1, offset=self.max_entries)
+                if past:
+                    removed += self.log.prune(past[0].timestamp + timedelta(microseconds=1))
         except Exception as exc:  # same rule as record_search
             self._failed("prune", exc)
             return None
@@ -202,6 +219,7 @@ class Recorder:
                 "last_failure_at": _iso(self.last_failure_at),
                 "pruned": self.pruned,
                 "retention_days": self.retention_days,
+                "max_entries": self.max_entries,
             }
 
     def health(self) -> dict[str, Any]:

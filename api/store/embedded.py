@@ -9,6 +9,7 @@ is one transaction, so a killed ingest leaves no half-written tesis.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -161,6 +162,24 @@ def _to_passage(row: sqlite3.Row) -> Passage:
     )
 
 
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    if path is None:
+        return None
+    found = os.stat(path)
+    return found.st_dev, found.st_ino
+
+
+def _explain(exc: sqlite3.Error) -> str:
+    """SQLite's message, with what to do for the failures an operator can fix."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL or "disk is full" in text:
+        return f"{text} (the disk is full: free space, then retry)"
+    if code == sqlite3.SQLITE_READONLY or "readonly" in text:
+        return f"{text} (the store file or its directory is read-only)"
+    return text
+
+
 class EmbeddedStore:
     """Single-machine store. ``path=None`` keeps everything in memory (tests).
 
@@ -187,11 +206,34 @@ class EmbeddedStore:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(tesis)")}
             if "extra" not in columns:  # a store written before extra fields existed
                 self._db.execute("ALTER TABLE tesis ADD COLUMN extra TEXT NOT NULL DEFAULT '{}'")
+            self._identity = _identity(path)
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"cannot open embedded store at {path}: {exc}") from exc
+            raise StoreError(
+                f"cannot open the embedded store at {path}: {exc}. Check that the directory "
+                "exists and is writable, or set VIGENCIA_DATA_DIR."
+            ) from exc
         self._index: VectorIndex | None = None
         self._lexical: LexicalIndex | None = None
         self._data_version = -1
+        self.write_failure: str | None = None  # the latest write's error, until one succeeds
+
+    def file_problem(self) -> str | None:
+        """Why the file under us is not the one we opened (deleted or replaced), or None.
+
+        SQLite keeps writing into an unlinked file, so without this check a deleted store
+        would go on answering ``stored: N`` into a file nobody will ever open again.
+        """
+        if self.path is None:
+            return None
+        try:
+            now = _identity(self.path)
+        except FileNotFoundError:
+            return f"the store file {self.path} was deleted while open; restart to recreate it"
+        except OSError as exc:
+            return f"the store file {self.path} cannot be read: {exc.strerror}"
+        if now != self._identity:
+            return f"the store file {self.path} was replaced while open; restart to reopen it"
+        return None
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[sqlite3.Connection]:
@@ -199,12 +241,28 @@ class EmbeddedStore:
             try:
                 yield self._db
             except sqlite3.Error as exc:
-                raise StoreError(f"embedded store failed to {action}: {exc}") from exc
+                raise StoreError(f"embedded store failed to {action}: {_explain(exc)}") from exc
+
+    @contextmanager
+    def _write(self, action: str) -> Iterator[sqlite3.Connection]:
+        """``_guard`` for writes: refuses when the file is gone and remembers a failure."""
+        with self._lock:
+            problem = self.file_problem()
+            if problem is not None:
+                self.write_failure = problem
+                raise StoreError(f"embedded store cannot {action}: {problem}")
+            try:
+                with self._guard(action), self._db:
+                    yield self._db
+            except StoreError as exc:
+                self.write_failure = str(exc)
+                raise
+            self.write_failure = None
 
     # -- writes ---------------------------------------------------------------------------
     def upsert(self, entries: Sequence[TesisEntry]) -> UpsertResult:
         chunks = 0
-        with self._guard("upsert"), self._db:
+        with self._write("upsert"):
             for entry in entries:
                 if len(entry.chunks) != len(entry.vectors):
                     raise StoreError(
@@ -255,13 +313,13 @@ class EmbeddedStore:
         return self._db.execute("DELETE FROM tesis WHERE registro = ?", (registro,)).rowcount > 0
 
     def delete(self, registros: Sequence[int]) -> int:
-        with self._guard("delete"), self._db:
+        with self._write("delete"):
             removed = sum(self._delete_one(r) for r in registros)
             self._index = None
         return removed
 
     def upsert_validity(self, notes: Mapping[int, Validity]) -> int:
-        with self._guard("store validity notes"), self._db:
+        with self._write("store validity notes"):
             self._db.executemany(
                 "INSERT OR REPLACE INTO validity VALUES (?,?,?,?,?,?)",
                 [
@@ -503,10 +561,21 @@ class EmbeddedStore:
         }
 
     def health(self) -> dict[str, str]:
+        """Degraded, naming the cause, when the file is gone or replaced, when the latest write
+        failed (read-only, disk full...) or when the database cannot be read."""
+        problem = self.file_problem()
+        if problem is not None:
+            return {"status": "degraded", "store": "embedded", "detail": problem}
         try:
             tesis, chunks = self.count()
         except StoreError as exc:
             return {"status": "degraded", "store": "embedded", "detail": str(exc)}
+        if self.write_failure is not None:
+            return {
+                "status": "degraded",
+                "store": "embedded",
+                "detail": f"the latest write failed: {self.write_failure}",
+            }
         return {"status": "ok", "store": "embedded", "detail": f"{tesis} tesis, {chunks} chunks"}
 
     def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -16,8 +17,11 @@ from api.core.reform import (
     PRE_NOVENA,
     PRE_REFORM,
     ReformConfig,
+    SamePoint,
     apply_reform_rules,
+    apply_same_point_rules,
     discard_reason,
+    promote_newer,
     rules_apply,
 )
 from api.core.scoring import breakdown, rank
@@ -217,3 +221,59 @@ def test_kept_is_never_empty_and_kept_plus_discarded_partition_the_input(
         assert len(outcome.kept) == min(config.keep_most_recent, len(hits))
         newest_discarded = max((d.hit.passage.anio for d in outcome.discarded), default=0)
         assert min(h.passage.anio for h in outcome.kept) >= newest_discarded
+
+
+# --- same-point rules ---------------------------------------------------------------------
+
+
+def _on_topic(h: Hit, on: bool = True) -> Hit:
+    return dataclasses.replace(h, on_topic=on)
+
+
+def _pairs(*pairs: tuple[int, int]) -> SamePoint:
+    same = {frozenset(p) for p in pairs}
+    return lambda a, b: frozenset((a.registro, b.registro)) in same
+
+
+def test_an_old_criterion_goes_only_when_a_newer_one_is_on_the_same_point() -> None:
+    hits = rank([_on_topic(hit(1, 1977, 0.9)), _on_topic(hit(2, 2021, 0.7)),
+                 _on_topic(hit(3, 1980, 0.8))])  # fmt: skip
+    outcome = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs((1, 2)), top_k=10)
+    assert [h.registro for h in outcome.kept] == [2, 3]  # 2 promoted above 1, then 1 set aside
+    [gone] = outcome.discarded
+    assert (gone.hit.registro, gone.code) == (1, PRE_REFORM)
+    assert "registro 2 (2021)" in gone.reason
+    kept_old = outcome.kept[1]
+    assert kept_old.warning == (
+        "Criterio anterior a la reforma laboral de 2019: verifique su vigencia."
+    )
+    assert outcome.applied and outcome.cutoff_year == 2019
+
+
+def test_without_a_newer_criterion_on_the_point_nothing_is_discarded() -> None:
+    hits = rank([_on_topic(hit(1, 1977, 0.9)), _on_topic(hit(2, 2021, 0.7))])
+    outcome = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs(), top_k=10)
+    assert [h.registro for h in outcome.kept] == [1, 2] and outcome.discarded == []
+    assert outcome.kept[0].warning is not None and outcome.kept[1].warning is None
+
+
+def test_off_topic_hits_are_neither_discarded_nor_used_as_newer_criteria() -> None:
+    hits = rank([_on_topic(hit(1, 1977, 0.9)), _on_topic(hit(2, 2021, 0.7), on=False)])
+    outcome = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs((1, 2)), top_k=10)
+    assert [h.registro for h in outcome.kept] == [1, 2] and outcome.discarded == []
+
+
+def test_discards_never_shorten_the_page() -> None:
+    olds = [_on_topic(hit(i, 1970 + i, 0.9 - i / 100)) for i in range(1, 6)]
+    hits = rank([*olds, _on_topic(hit(99, 2022, 0.5)), _on_topic(hit(50, 2000, 0.4))])
+    same = _pairs(*((i, 99) for i in range(1, 6)))
+    outcome = apply_same_point_rules(hits, "Laboral", CONFIG, same, top_k=2)
+    assert [h.registro for h in outcome.kept] == [99, 50]
+    assert sorted(d.hit.registro for d in outcome.discarded) == [1, 2, 3, 4, 5]
+
+
+def test_promote_newer_lifts_a_newer_criterion_on_the_same_point_only() -> None:
+    hits = [_on_topic(hit(1, 1980, 0.9)), _on_topic(hit(2, 2015, 0.8)),
+            _on_topic(hit(3, 2020, 0.7)), _on_topic(hit(4, 2024, 0.6))]  # fmt: skip
+    ordered = promote_newer(hits, _pairs((1, 3), (3, 2)))
+    assert [h.registro for h in ordered] == [3, 1, 2, 4]

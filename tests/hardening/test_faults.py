@@ -289,8 +289,8 @@ CHAT = """query C($q: String!) { chat(input: {question: $q}) {
     references { number registro } citationCheck { cited valid phantom } } } }"""
 
 LLM_FAULTS: dict[str, tuple[Reply, str]] = {
-    "error": (LLMError("HTTP 502 from the chat endpoint"), "error del modelo: HTTP 502"),
-    "timeout": (LLMTimeout("timed out after 0.5 s"), "tiempo agotado: timed out"),
+    "error": (LLMError("HTTP 502 from the chat endpoint"), "error del modelo"),
+    "timeout": (LLMTimeout("timed out after 0.5 s"), "tiempo agotado"),
     "empty": ("", "respuesta vacía"),
     "blank": (" \n\t ", "respuesta vacía"),
     "punctuation": ("???", "respuesta inservible"),

@@ -110,6 +110,7 @@ def test_the_entry_holds_intent_parameters_factors_ranks_and_discards() -> None:
         "profile": "seed",
         "temporal_mode": "auto",
         "apply_rules": True,
+        "gate": True,
     }
     assert (entry.candidates, entry.latency_ms, entry.cited) == (40, 9.5, (166837,))
     first, second = entry.hits

@@ -90,7 +90,7 @@ def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserv
         "registro": "int", "chunkIndex": "int", "text": "text", "rubro": "text",
         "startChar": "int", "endChar": "int", "startLine": "int", "endLine": "int",
         "tokens": "int", "epoca": "text", "anio": "int", "fecha": "date", "tipo": "text",
-        "materias": "text[]", "instancia": "text", "clave": "text",
+        "materias": "text[]", "instancia": "text", "clave": "text", "partial": "boolean",
     }  # fmt: skip
     assert {n for n, p in chunk.items() if p.get("tokenization") == "field"} == {
         "epoca", "tipo", "materias", "instancia"

@@ -1,0 +1,96 @@
+"""The relevance gate, abstention, language detection and the cross-lingual glossary (pure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.core.gate import GateConfig, QuerySignals, abstain_floor, abstain_reason, gate_values
+from api.core.glossary import translate_terms
+from api.core.language import detect_language
+from api.core.topic import name_candidates, topic_terms
+
+
+def test_gate_values_read_the_cosine_gap_on_a_fixed_span() -> None:
+    values = gate_values([0.90, 0.88, 0.80, 0.75], [10.0, 5.0, 0.0, 0.0], "hybrid", 0.5)
+    assert values[0] == 1.0
+    assert values[1] == pytest.approx((0.5 * 0.8 + 0.5 * 0.5) / 1.0)
+    assert values[2] == pytest.approx(0.0) and values[3] == 0.0  # 0.1 below the best: off topic
+    # Near-identical candidates stay together instead of being stretched apart.
+    assert min(gate_values([0.851, 0.850, 0.849], [3.0, 3.0, 3.0], "hybrid", 0.4)) > 0.95
+
+
+def test_gate_values_per_mode() -> None:
+    assert gate_values([0.9, 0.85], [1.0, 4.0], "lexical", 0.4) == [0.25, 1.0]
+    assert gate_values([0.9, 0.85], [1.0, 4.0], "vector", 0.4) == pytest.approx([1.0, 0.5])
+    assert gate_values([0.9, 0.85], [0.0, 0.0], "hybrid", 0.4) == pytest.approx([1.0, 0.5])
+    assert gate_values([], [], "hybrid", 0.4) == []
+
+
+@pytest.mark.parametrize(
+    ("signals", "expected"),
+    [
+        (QuerySignals("unknown", 0, 0, 0.84), "no contiene palabras"),
+        (QuerySignals("unknown", 3, 0, 0.84), "Ninguna palabra"),
+        (QuerySignals("es", 3, 2, 0.85), "por debajo del umbral 0.868"),
+        (QuerySignals("es", 3, 2, None), "filtros"),
+        (QuerySignals("es", 5, 4, 0.90), None),
+        (QuerySignals("es", 5, 0, 0.90), None),  # a Spanish question over an English corpus
+    ],
+)
+def test_abstain_reason(signals: QuerySignals, expected: str | None) -> None:
+    reason = abstain_reason(signals, abstain_floor([0.846, 0.81], 0.022))
+    assert (reason is None) if expected is None else (expected in (reason or ""))
+
+
+def test_abstain_floor_is_the_best_null_plus_the_margin() -> None:
+    assert abstain_floor([0.80, 0.846, 0.83], 0.022) == pytest.approx(0.868)
+    assert abstain_floor([], 0.022) == 0.0
+    assert GateConfig().margin_for("en") == GateConfig().cross_margin
+    with pytest.raises(ValueError, match="relative"):
+        GateConfig(relative=1.5)
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("¿Procede la suspensión contra una orden de aprehensión?", "es"),
+        ("Can the district judge dismiss an amparo before the hearing?", "en"),
+        ("¿Procede el amparo against the arrest warrant of the prosecutor?", "mixed"),
+        ("asdkjh qwpoeiru zxmcnb", "unknown"),
+        ("🙂🙂🚀", "unknown"),
+    ],
+)
+def test_detect_language(question: str, language: str) -> None:
+    assert detect_language(question) == language
+
+
+def test_glossary_translates_legal_phrases_longest_first() -> None:
+    spanish = translate_terms(
+        "Is an arrest warrant stayed in indirect amparo by the district judge?"
+    )
+    assert "orden de aprehensión" in spanish
+    assert "amparo indirecto" in spanish and "juez de distrito" in spanish
+    assert translate_terms("what is the best pizza in naples") == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "triggers", "topic"),
+    [
+        ("Which is Jakub's oldest repo on GitHub?", ("oldest",), []),
+        ("show me the very first project", ("first",), []),
+        ("el repositorio más antiguo de Jakub", ("más antiguo",), []),
+        ("Show me the very latest repo Jakub has made.", ("latest",), []),
+        ("¿Con qué repositorio empezó Jakub en GitHub?", ("empezó",), []),
+        ("¿Cuál es el repositorio de Rust más reciente?", ("más reciente",), ["rust"]),
+        ("¿Cuál fue el primer criterio sobre la suspensión?", ("primer",), ["suspen"]),
+        ("Dime cuál es el repo más reciente de Jakub, porfa.", ("más reciente",), []),
+    ],
+)
+def test_topic_sets_aside_filler_platform_and_owners(
+    question: str, triggers: tuple[str, ...], topic: list[str]
+) -> None:
+    assert topic_terms(question, triggers) == topic
+
+
+def test_name_candidates_are_capitalized_words_inside_a_sentence() -> None:
+    assert name_candidates("What was the first Rust repository? Jakub knows.") == {"rust"}
