@@ -234,6 +234,7 @@ class Plan:
     rules_mode: RulesMode = "same_point"
     gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
     topic: tuple[str, ...] = ()  # what a date-sorted question is about
+    translated_topic: tuple[str, ...] = ()  # the topic in the corpus's Spanish (glossary)
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,8 +315,12 @@ class SearchService:
         if cross and request.alpha is None:  # BM25 barely sees an English question
             alpha = max(alpha, cfg.cross_lingual_alpha)
         lexical_query = request.query
+        translated_topic: tuple[str, ...] = ()
         if cross:
-            lexical_query = f"{request.query} {translate_terms(request.query)}"
+            spanish = translate_terms(request.query)
+            lexical_query = f"{request.query} {spanish}"
+            if temporal.kind:
+                translated_topic = tuple(topic_terms(spanish, ()))
         gated = cfg.gate.enabled and request.gate
         return Plan(
             request=request,
@@ -340,6 +345,7 @@ class SearchService:
             rules_mode=request.rules_mode or cfg.rules_mode,
             gate=cfg.gate.relative if gated else None,
             topic=topic if route == "date_sorted" else (),
+            translated_topic=translated_topic if route == "date_sorted" else (),
         )
 
     def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
@@ -449,6 +455,9 @@ class SearchService:
             narrowed = True
         elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
             pool = self.topic_pool(vector, request.filters, topic)
+            spanish = plan.translated_topic
+            if not pool and spanish and len(spanish) <= MAX_TOPIC_TERMS:  # an English question
+                pool = self.topic_pool(vector, request.filters, spanish)
             narrowed = bool(pool)
         else:
             pool = []

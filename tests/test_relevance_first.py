@@ -157,3 +157,13 @@ def test_generic_first_and_latest_answer_by_date_whatever_the_wording(
         data = search(repos, query=question["query"], topK=3)
         assert data["intent"]["mode"] == "date_sorted"
         assert data["hits"][0]["registro"] == question["expected"], question["query"]
+
+
+def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -> None:
+    spanish = search(bundled, query="¿Cuál fue el primer criterio sobre la suspensión del acto "
+                     "reclamado?", topK=3)  # fmt: skip
+    english = search(bundled, query="What was the first ruling on the suspension of the "
+                     "challenged act?", topK=3)  # fmt: skip
+    assert english["intent"]["language"] == "en" and not english["abstained"]
+    assert english["intent"]["mode"] == spanish["intent"]["mode"] == "date_sorted"
+    assert english["hits"][0]["registro"] == spanish["hits"][0]["registro"]

@@ -21,7 +21,8 @@ DOCUMENT_NOUNS = frozenset(
         "emitido emitida publicado publicada dictado dictada sobre tema corte "
         "repository repositories repo repos project projects proyecto proyectos "
         "which what was were is are there ever document documents record records "
-        "created made "
+        "created made ruling rulings decision decisions holding holdings judgment judgments "
+        "criterion criteria position precedent case cases court courts supreme mexican "
         # words naming which date (api.core.date_fields), not what the record is about
         "commit commits push pushed update updated actualizado actualizados actualizó"
     )
