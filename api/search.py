@@ -6,7 +6,9 @@ pure functions from ``api.core``.
 
 from __future__ import annotations
 
+import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from threading import Lock
@@ -51,10 +53,11 @@ from api.core.temporal import sort_by_date, temporal_blend
 from api.core.text import analyze
 from api.core.topic import contains_all, name_candidates, topic_terms
 from api.core.validity import apply_validity, replacements_to_fetch
-from api.embeddings.base import Embedder, Vectors
+from api.embeddings.base import Embedder, EmbedderError, Vectors
 from api.settings import Settings
 from api.store.base import SortOrder, VectorStore
 
+_log = logging.getLogger("vigencia.search")
 MAX_TOP_K = 100
 MAX_CHUNKS_PER_TESIS = 10
 TemporalMode = Literal["auto", "off", "sort", "blend"]
@@ -544,8 +547,11 @@ class SearchService:
             cached = self._floors.get(key)
             if cached is not None and cached[0] == size:
                 return cached[1]
-        questions = NULL_QUESTIONS[key]
-        vectors = self.embedder.embed(list(questions), "query")
+        try:
+            vectors = self.embedder.embed(list(NULL_QUESTIONS[key]), "query")
+        except EmbedderError as exc:  # e.g. precomputed vectors only: no floor, say why
+            _log.warning("abstention floor not measured (%s): only empty questions abstain", exc)
+            return 0.0
         best = [
             found[0].similarity
             for found in (self.store.vector_search(v, Filters(), 1) for v in vectors)
@@ -594,9 +600,14 @@ class SearchService:
         texts = {h.passage.chunk.chunk_id: embedding_text(h.passage.rubro, h.passage.chunk)
                  for h in hits if h.on_topic}  # fmt: skip
         ids = list(texts)
-        vectors = dict(
-            zip(ids, self.embedder.embed([texts[i] for i in ids], "passage"), strict=True)
-        )
+        embedded: Sequence[Vectors] = []
+        try:
+            if ids:
+                embedded = list(self.embedder.embed([texts[i] for i in ids], "passage"))
+        except EmbedderError as exc:  # no passage vectors: no old criterion is set aside
+            _log.warning("same-point rule not applied (%s): old criteria are only flagged", exc)
+            embedded = []
+        vectors = dict(zip(ids, embedded, strict=False))
         threshold = self.config.same_point_similarity
 
         def same_point(old: Hit, newer: Hit) -> bool:

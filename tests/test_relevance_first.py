@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from api.embeddings.base import EmbedderError
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
 from api.search import SearchRequest, SearchService
@@ -167,3 +168,19 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
     assert english["intent"]["language"] == "en" and not english["abstained"]
     assert english["intent"]["mode"] == spanish["intent"]["mode"] == "date_sorted"
     assert english["hits"][0]["registro"] == spanish["hits"][0]["registro"]
+
+
+def test_without_null_embeddings_there_is_no_floor_and_search_still_answers(
+    bundled: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    class VectorsOnly:  # precomputed query vectors (benchmarks): embedding is refused
+        model_id, dim = bundled.embedder.model_id, bundled.embedder.dim
+
+        def embed(self, texts: object, kind: object) -> object:
+            raise EmbedderError("precomputed vectors only")
+
+    vector = bundled.search.embed_query(SUSPENSION)
+    service = SearchService(bundled.store, VectorsOnly(), bundled.search.config)  # type: ignore[arg-type]
+    result = service.search(SearchRequest(query=SUSPENSION), vector=vector)
+    assert result.hits and not result.abstained
+    assert "abstention floor not measured" in caplog.text
