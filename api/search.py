@@ -524,16 +524,10 @@ class SearchService:
         are the whole corpus ("the first repository") or the documents naming the topic."""
         if plan.gate is None:
             return None
-        terms = set(analyze(plan.lexical_query))
-        seen: set[str] = set()
-        for c in pool:
-            seen.update(analyze(f"{c.passage.rubro} {c.passage.chunk.text}"))
-            if terms <= seen:
-                break
         signals = QuerySignals(
             language=plan.language,
-            terms=len(terms),
-            known=len(terms & seen),
+            terms=len(set(analyze(plan.lexical_query))),
+            matched=any(c.lexical > 0 for c in pool),  # BM25 found some word of it
             best_similarity=max((c.similarity for c in pool), default=None),
         )
         return abstain_reason(signals, self.abstain_floor(plan.language))

@@ -78,13 +78,14 @@ class GateConfig:
 class QuerySignals:
     """What the gate knows of a question before ranking.
 
-    ``terms``: its analyzed terms (with glossary translations for English); ``known``: how many
-    of them occur in the retrieved candidates; ``best_similarity``: the best cosine.
+    ``terms``: how many analyzed terms it has (with glossary translations for English);
+    ``matched``: whether BM25 found any of them in the corpus; ``best_similarity``: the best
+    cosine.
     """
 
     language: Language
     terms: int
-    known: int
+    matched: bool
     best_similarity: float | None
 
 
@@ -105,7 +106,7 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         return "La pregunta no contiene palabras que buscar."
     if signals.best_similarity is None:
         return "No hay tesis que cumplan los filtros."
-    if signals.known == 0 and signals.language == "unknown":  # no word of any language
+    if not signals.matched and signals.language == "unknown":  # no word of any language
         return "Ninguna palabra de la pregunta aparece en los documentos del corpus."
     if signals.best_similarity < floor:
         return (

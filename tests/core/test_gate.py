@@ -29,12 +29,12 @@ def test_gate_values_per_mode() -> None:
 @pytest.mark.parametrize(
     ("signals", "expected"),
     [
-        (QuerySignals("unknown", 0, 0, 0.84), "no contiene palabras"),
-        (QuerySignals("unknown", 3, 0, 0.84), "Ninguna palabra"),
-        (QuerySignals("es", 3, 2, 0.85), "por debajo del umbral 0.868"),
-        (QuerySignals("es", 3, 2, None), "filtros"),
-        (QuerySignals("es", 5, 4, 0.90), None),
-        (QuerySignals("es", 5, 0, 0.90), None),  # a Spanish question over an English corpus
+        (QuerySignals("unknown", 0, False, 0.84), "no contiene palabras"),
+        (QuerySignals("unknown", 3, False, 0.84), "Ninguna palabra"),
+        (QuerySignals("es", 3, True, 0.85), "por debajo del umbral 0.868"),
+        (QuerySignals("es", 3, True, None), "filtros"),
+        (QuerySignals("es", 5, True, 0.90), None),
+        (QuerySignals("es", 5, False, 0.90), None),  # a Spanish question over an English corpus
     ],
 )
 def test_abstain_reason(signals: QuerySignals, expected: str | None) -> None:
