@@ -118,3 +118,28 @@ def test_oversized_ingest_is_bounded(keyed: TestClient) -> None:
         headers={"x-api-key": "s3cret"},
     ).json()  # fmt: skip
     assert body["data"]["ingestTesis"]["__typename"] == "InputError"
+
+
+def test_demo_says_how_to_set_a_key() -> None:
+    from api.cli import key_advice
+    from api.settings import Settings
+
+    assert "export VIGENCIA_API_KEY=" in key_advice(Settings())
+    assert "NOT set" not in key_advice(Settings(api_key="k"))
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden"),
+    [
+        ("failed for url 'http://user:pass@host/v1/embeddings'", "user:pass"),
+        ("Authorization: Bearer abc.def-123", "abc.def-123"),
+        ('{"api_key": "s3cr3t-value"}', "s3cr3t-value"),
+        ("upstream said: invalid key sk-live-0123456789", "sk-live-0123456789"),
+        ("cannot open /srv/data/vigencia.sqlite", "/srv/data"),
+        ("see https://internal.example/v1", "internal.example"),
+    ],
+)
+def test_redact_hides_credentials_urls_and_paths(text: str, hidden: str) -> None:
+    from api.core.redact import redact
+
+    assert hidden not in redact(text, hide_locations=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -42,6 +43,7 @@ MAX_QUERY_COST = 1000
 # Clients send the same documents with new variables: parse and validate each once.
 CACHED_DOCUMENTS = 256
 _log = logging.getLogger("vigencia.requests")
+_SUGGESTION = re.compile(r"\s*Did you mean [^?]*\?")
 _STRAWBERRY_RULES = (MaybeNullValidationRule, OneOfInputValidationRule)
 
 
@@ -124,6 +126,35 @@ def is_unexpected(error: GraphQLError) -> bool:
     )
 
 
+class MaskAndHideSuggestions(MaskErrors):
+    """``MaskErrors`` with ``is_unexpected``; with ``hide_suggestions`` it also drops "Did you
+    mean …?" from the errors graphql-core raises while coercing variables (validation hides
+    them itself): with introspection off they would reveal enum values and field names."""
+
+    def __init__(self, hide_suggestions: bool) -> None:
+        super().__init__(should_mask_error=is_unexpected)
+        self.hide_suggestions = hide_suggestions
+
+    def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
+        processed = super()._process_errors(errors)
+        if not self.hide_suggestions:
+            return processed
+        return [
+            GraphQLError(
+                _SUGGESTION.sub("", e.message),
+                nodes=e.nodes,
+                source=e.source,
+                positions=e.positions,
+                path=e.path,
+                original_error=e.original_error,
+                extensions=e.extensions,
+            )
+            if "Did you mean" in e.message
+            else e
+            for e in processed
+        ]
+
+
 class VigenciaSchema(strawberry.Schema):
     """Logs each request's errors as one line: a rejected request (validation, limits,
     permissions, expected service failures) without a traceback; an unexpected error with its
@@ -152,7 +183,7 @@ def build_schema(introspection: bool = True, max_cost: int = MAX_QUERY_COST) -> 
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
-        lambda: MaskErrors(should_mask_error=is_unexpected),
+        lambda: MaskAndHideSuggestions(hide_suggestions=not introspection),
     ]
     if not introspection:
         extensions.append(DisableIntrospection)

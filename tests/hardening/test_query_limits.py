@@ -163,10 +163,13 @@ def test_field_suggestions_follow_introspection(tmp_path: Path) -> None:
     typo = "{ corpusStatz { total } }"
     with TestClient(create_app(services=app_for(tmp_path))) as open_api:
         assert "Did you mean" in error_of(post(open_api, typo))["message"]
+    enum = "query D($g: GroupBy!) { distribution(groupBy: $g) { key } }"
     closed = app_for(tmp_path, graphql_introspection=False)
     with TestClient(create_app(services=closed)) as closed_api:
         message = error_of(post(closed_api, typo))["message"]
+        coerced = error_of(post(closed_api, enum, g="ANIOO"))["message"]
     assert "corpusStatz" in message and "Did you mean" not in message
+    assert "ANIOO" in coerced and "Did you mean" not in coerced  # variables too
 
 
 # -- time budget -----------------------------------------------------------------------------

@@ -142,8 +142,11 @@ def test_cli_ingest_prints_counts_and_second_run_adds_zero(
     out = capsys.readouterr().out
     assert "read 8, stored 3, unchanged 0, rejected 5, warnings 2" in out
     assert "rejected: lote.jsonl:3: registro 1003: anio: 3020 is outside" in out
+    assert "every record accounted for: read 8 = stored 3 + rejected 5 + unchanged 0" in out
     assert main(["ingest", "--quiet", str(bad_file)], settings) == 0
-    assert "stored 0, unchanged 3" in capsys.readouterr().out
+    again = capsys.readouterr().out
+    assert "stored 0, unchanged 3" in again
+    assert "read 8 = stored 0 + rejected 5 + unchanged 3" in again
     assert EmbeddedStore(settings.data_dir / "vigencia.sqlite").count()[0] == 3
 
 
