@@ -68,7 +68,8 @@ RULES_MODES: tuple[RulesMode, ...] = ("same_point", "literal")
 MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
 TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
-MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
+MIN_NAME_DOCUMENTS = 3
+FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get  # a capitalized word in fewer documents is a name, not a topic
 MAX_QUERY_CHARS = 2000
 MIN_YEAR, MAX_YEAR = 1800, 2100
 
@@ -279,7 +280,9 @@ class SearchService:
         self.store = store
         self.embedder = embedder
         self.config = config
-        self._floors: dict[str, tuple[tuple[int, int], float]] = {}
+        # language -> (checked at, store size, floor): sizes are read at most every
+        # FLOOR_RECHECK_S, not on every search (a COUNT over the store, or two Weaviate calls)
+        self._floors: dict[str, tuple[float, tuple[int, int], float]] = {}
         self._floors_lock = Lock()
 
     def embed_query(self, text: str) -> Vectors:
@@ -534,13 +537,19 @@ class SearchService:
 
     def abstain_floor(self, language: Language) -> float:
         """The best cosine a question in ``language`` must reach: the best null question's,
-        plus the margin. Measured against this store, and again when its size changes."""
+        plus the margin. Measured against this store, and again when its size has changed
+        (checked at most every ``FLOOR_RECHECK_S``)."""
         key = null_language(language)
-        size = self.store.count()
+        now = time.monotonic()
         with self._floors_lock:
             cached = self._floors.get(key)
-            if cached is not None and cached[0] == size:
-                return cached[1]
+        if cached is not None and now - cached[0] < FLOOR_RECHECK_S:
+            return cached[2]
+        size = self.store.count()
+        if cached is not None and cached[1] == size:
+            with self._floors_lock:
+                self._floors[key] = (now, size, cached[2])
+            return cached[2]
         try:
             vectors = self.embedder.embed(list(NULL_QUESTIONS[key]), "query")
         except EmbedderError as exc:  # e.g. precomputed vectors only: no floor, say why
@@ -553,7 +562,7 @@ class SearchService:
         ]
         floor = abstain_floor(best, self.config.gate.margin_for(key))
         with self._floors_lock:
-            self._floors[key] = (size, floor)
+            self._floors[key] = (now, size, floor)
         return floor
 
     def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:

@@ -146,8 +146,8 @@ class Settings(BaseSettings):
         0.85,
         ge=0.0,
         le=1.0,
-        description="Earliest/latest questions sort by date the tesis whose relevance is at "
-        "least this share of the best (on the point asked, not merely related).",
+        description="Earliest/latest questions sort by date the tesis whose gate value "
+        "(closeness to the best candidate) is at least this: on the point, not merely related.",
     )
     temporal_blend_weight: float = Field(
         0.5, ge=0.0, le=1.0, description="Date weight of the two-pass `blend` temporal mode."

@@ -184,3 +184,21 @@ def test_without_null_embeddings_there_is_no_floor_and_search_still_answers(
     result = service.search(SearchRequest(query=SUSPENSION), vector=vector)
     assert result.hits and not result.abstained
     assert "abstention floor not measured" in caplog.text
+
+
+def test_the_abstention_floor_is_not_remeasured_on_every_search(bundled: Services) -> None:
+    class CountingStore:
+        def __init__(self, inner: object) -> None:
+            self.inner, self.counts = inner, 0
+
+        def count(self) -> tuple[int, int]:
+            self.counts += 1
+            return self.inner.count()  # type: ignore[attr-defined,no-any-return]
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+    store = CountingStore(bundled.store)
+    service = SearchService(store, bundled.embedder, bundled.search.config)  # type: ignore[arg-type]
+    floors = [service.abstain_floor("es") for _ in range(5)]
+    assert store.counts == 1 and len(set(floors)) == 1 and floors[0] > 0.8
