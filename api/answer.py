@@ -120,9 +120,13 @@ class _Prepared:
     ) -> _Prepared:
         full = wants_full_text(question)
         return cls(
-            question, tuple(refs), full, build_system_prompt(refs, full), build_context(refs),
+            question,
+            tuple(refs),
+            full,
+            build_system_prompt(refs, full),
+            build_context(refs),
             scorer,
-        )  # fmt: skip
+        )
 
     def messages(self) -> list[dict[str, str]]:
         return build_messages(self.question, self.refs, self.full_text)
@@ -134,14 +138,25 @@ class _Prepared:
         else:
             text = extractive_answer(self.question, self.refs, scorer=self.scorer, llm_error=error)
         check = check_citations(text, len(self.refs))
-        return Answer(text, "EXTRACTIVE", False, self.refs, check, (), self.system_prompt,
-                      self.context, error)  # fmt: skip
+        return Answer(
+            text, "EXTRACTIVE", False, self.refs, check, (), self.system_prompt, self.context, error
+        )
 
     def generated(self, raw: str, shown: str, model_id: str, error: str | None) -> Answer:
         check = check_citations(raw, len(self.refs))
         mode: AnswerMode = "FULL_TEXT" if self.full_text else "RAG"
-        return Answer(shown, mode, True, self.refs, check, check.phantom, self.system_prompt,
-                      self.context, error, model_id)  # fmt: skip
+        return Answer(
+            shown,
+            mode,
+            True,
+            self.refs,
+            check,
+            check.phantom,
+            self.system_prompt,
+            self.context,
+            error,
+            model_id,
+        )
 
 
 def answer_question(

@@ -133,8 +133,10 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         f"intent: materia={intent.materia.materia} temporal={intent.temporal.kind} "
         f"route={intent.route} w={result.recency_weight:g} rules={intent.rules_applied}"
     )
-    print(f"{'#':>3} {'w/o':>4} {'registro':>9} {'año':>4} {'época':<16} {'sim':>6} "
-          f"{'rec':>5} {'ép':>5} {'final':>6}  {'vigencia':<10} rubro")  # fmt: skip
+    print(
+        f"{'#':>3} {'w/o':>4} {'registro':>9} {'año':>4} {'época':<16} {'sim':>6} "
+        f"{'rec':>5} {'ép':>5} {'final':>6}  {'vigencia':<10} rubro"
+    )
     for h in result.hits:
         s, p = h.score, h.passage
         print(
@@ -167,10 +169,13 @@ def _hit_json(hit: object) -> dict[str, object]:
         "recency_factor": s.recency_factor,
         "epoca_factor": s.epoca_factor,
         "final_score": s.final_score,
-        "chunk": {"index": p.chunk.index, "start_line": p.chunk.start_line,
-                  "end_line": p.chunk.end_line},
+        "chunk": {
+            "index": p.chunk.index,
+            "start_line": p.chunk.start_line,
+            "end_line": p.chunk.end_line,
+        },
         "status": hit.status.estado,
-    }  # fmt: skip
+    }
 
 
 def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
@@ -190,9 +195,13 @@ def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
     ensure_loaded(services, settings)
     try:
         result = tune(
-            services.search, paths[0], paths[1:], args.weight or DEFAULT_WEIGHTS,
-            args.alpha or DEFAULT_ALPHAS, args.min_questions,
-        )  # fmt: skip
+            services.search,
+            paths[0],
+            paths[1:],
+            args.weight or DEFAULT_WEIGHTS,
+            args.alpha or DEFAULT_ALPHAS,
+            args.min_questions,
+        )
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -301,8 +310,14 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     host, port = args.host or settings.host, args.port or settings.port
     workers = getattr(args, "workers", None) or settings.workers
     if workers > 1:  # each worker builds its app from the environment's settings
-        uvicorn.run("api.app:create_app", factory=True, workers=workers, host=host, port=port,
-                    log_level="info")  # fmt: skip
+        uvicorn.run(
+            "api.app:create_app",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=port,
+            log_level="info",
+        )
     else:
         uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
     return 0
@@ -311,12 +326,22 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 def dashboard_command(settings: Settings, port: int | None = None) -> list[str]:
     app = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
     return [
-        sys.executable, "-m", "streamlit", "run", str(app),
-        "--server.port", str(port or settings.dashboard_port),
-        "--server.address", settings.dashboard_host,
-        "--client.toolbarMode", "viewer",
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app),
+        "--server.port",
+        str(port or settings.dashboard_port),
+        "--server.address",
+        settings.dashboard_host,
+        "--client.toolbarMode",
+        "viewer",
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
 
 
 def cmd_dashboard(args: argparse.Namespace, settings: Settings) -> int:

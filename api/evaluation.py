@@ -80,10 +80,15 @@ def default_configs() -> list[EvalConfig]:
         EvalConfig("vector only, w=0", 0.0, mode="vector", rules=False, gate=False, baseline=True),
         EvalConfig("BM25 only, w=0", 0.0, mode="lexical", rules=False, gate=False, baseline=True),
         EvalConfig(
-            "seed 000 on raw cosine", 0.3, profile="seed", mode="vector", rules_mode="literal",
-            gate=False, baseline=True,
+            "seed 000 on raw cosine",
+            0.3,
+            profile="seed",
+            mode="vector",
+            rules_mode="literal",
+            gate=False,
+            baseline=True,
         ),
-    ]  # fmt: skip
+    ]
 
 
 def sweep(weights: Sequence[float], alphas: Sequence[float]) -> list[EvalConfig]:

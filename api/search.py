@@ -480,9 +480,14 @@ class SearchService:
         dropped = {
             name
             for name in names
-            if len({c.passage.registro for c in self.store.lexical_search(
-                name, vector, plan.request.filters, 10)}) < MIN_NAME_DOCUMENTS
-        }  # fmt: skip
+            if len(
+                {
+                    c.passage.registro
+                    for c in self.store.lexical_search(name, vector, plan.request.filters, 10)
+                }
+            )
+            < MIN_NAME_DOCUMENTS
+        }
         return tuple(t for t in plan.topic if t not in dropped)
 
     def topic_pool(
@@ -567,9 +572,15 @@ class SearchService:
 
     def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
         return score_candidates(
-            pool, plan.weight, plan.profile, plan.mode, plan.alpha, self.config.decay, gate,
+            pool,
+            plan.weight,
+            plan.profile,
+            plan.mode,
+            plan.alpha,
+            self.config.decay,
+            gate,
             self.config.epocas,
-        )  # fmt: skip
+        )
 
     def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
         """Every hit in the route's order (by date, blended, or by final score with on-topic
@@ -600,8 +611,11 @@ class SearchService:
     def same_point_judge(self, hits: list[Hit]) -> SamePoint:
         """Two hits are on the same point when their passages' vectors (from the embedding
         cache: the ingest stored them) have a cosine of at least ``same_point_similarity``."""
-        texts = {h.passage.chunk.chunk_id: embedding_text(h.passage.rubro, h.passage.chunk)
-                 for h in hits if h.on_topic}  # fmt: skip
+        texts = {
+            h.passage.chunk.chunk_id: embedding_text(h.passage.rubro, h.passage.chunk)
+            for h in hits
+            if h.on_topic
+        }
         ids = list(texts)
         embedded: Sequence[Vectors] = []
         try:

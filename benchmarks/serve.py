@@ -33,9 +33,15 @@ def main(data_dir: Path, workers: int = 1) -> None:
         services.close()
         os.environ.update(VIGENCIA_DATA_DIR=str(data_dir), VIGENCIA_GRAPHIQL="false")
         config = uvicorn.Config(
-            "api.app:create_app", factory=True, workers=workers, host=LOOPBACK,
-            log_level="warning", access_log=False, ws="none", lifespan="on",
-        )  # fmt: skip
+            "api.app:create_app",
+            factory=True,
+            workers=workers,
+            host=LOOPBACK,
+            log_level="warning",
+            access_log=False,
+            ws="none",
+            lifespan="on",
+        )
         Multiprocess(config, sockets=[sock]).run()
         return
     try:

@@ -35,8 +35,19 @@ DIM = 384
 SEED = 20260
 BATCH_TESIS = 2000
 FIRST_REGISTRO = 10_000_000
-MATERIAS = ("Administrativa", "Común", "Civil", "Laboral", "Penal", "Constitucional", "Fiscal",
-            "Agraria", "Familiar", "Mercantil", "Electoral")  # fmt: skip
+MATERIAS = (
+    "Administrativa",
+    "Común",
+    "Civil",
+    "Laboral",
+    "Penal",
+    "Constitucional",
+    "Fiscal",
+    "Agraria",
+    "Familiar",
+    "Mercantil",
+    "Electoral",
+)
 MATERIA_WEIGHTS = np.array([0.26, 0.24, 0.17, 0.15, 0.10, 0.03, 0.02, 0.01, 0.01, 0.005, 0.005])
 SCJN = "Suprema Corte de Justicia de la Nación"
 TCC = "Tribunales Colegiados de Circuito"
@@ -183,8 +194,9 @@ def ensure_store(n_chunks: int, directory: Path = BENCH_DIR, log: bool = True) -
     if path.exists() and meta_path.exists():
         meta = json.loads(meta_path.read_text())
         if meta.get("version") == GENERATOR_VERSION and meta.get("chunks") == n_chunks:
-            return BuiltStore(path, n_chunks, meta["tesis"], meta["build_s"], True,
-                              path.stat().st_size)  # fmt: skip
+            return BuiltStore(
+                path, n_chunks, meta["tesis"], meta["build_s"], True, path.stat().st_size
+            )
     partial = path.with_suffix(".building")
     for stale in directory.glob(f"{partial.name}*"):
         stale.unlink()

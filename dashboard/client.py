@@ -171,13 +171,24 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
     from websockets.sync.client import connect
 
     try:
-        with connect(_ws_url(url), subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
-                     additional_headers=_headers(), open_timeout=3.0) as ws:  # fmt: skip
+        with connect(
+            _ws_url(url),
+            subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+            additional_headers=_headers(),
+            open_timeout=3.0,
+        ) as ws:
             ws.send(json.dumps({"type": "connection_init", "payload": {}}))
             if json.loads(ws.recv(timeout=10)).get("type") != "connection_ack":
                 raise ApiUnreachable(url, "la API no aceptó la conexión de streaming")
-            ws.send(json.dumps({"id": "1", "type": "subscribe",
-                                "payload": {"query": document, "variables": dict(variables)}}))  # fmt: skip
+            ws.send(
+                json.dumps(
+                    {
+                        "id": "1",
+                        "type": "subscribe",
+                        "payload": {"query": document, "variables": dict(variables)},
+                    }
+                )
+            )
             while True:
                 message = json.loads(ws.recv(timeout=CHAT_TIMEOUT.read))
                 kind = message.get("type")
@@ -186,8 +197,9 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
                 elif kind == "next":
                     payload = message.get("payload") or {}
                     if payload.get("errors") and not payload.get("data"):
-                        raise ApiResponseError(url, "; ".join(
-                            str(e.get("message", e)) for e in payload["errors"]))  # fmt: skip
+                        raise ApiResponseError(
+                            url, "; ".join(str(e.get("message", e)) for e in payload["errors"])
+                        )
                     yield dict(payload.get("data") or {})
                 elif kind == "error":
                     raise ApiResponseError(

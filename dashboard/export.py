@@ -82,8 +82,21 @@ def answer_markdown(question: str, result: Mapping[str, Any]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-CSV_COLUMNS = ["N", "Registro digital", "Rubro", "Clave", "Época", "Año", "Fecha", "Tipo",
-               "Materias", "Vigencia", "Similitud", "Puntuación final", "Enlace SJF"]  # fmt: skip
+CSV_COLUMNS = [
+    "N",
+    "Registro digital",
+    "Rubro",
+    "Clave",
+    "Época",
+    "Año",
+    "Fecha",
+    "Tipo",
+    "Materias",
+    "Vigencia",
+    "Similitud",
+    "Puntuación final",
+    "Enlace SJF",
+]
 
 
 def references_csv(refs: Sequence[Mapping[str, Any]]) -> str:
@@ -92,13 +105,21 @@ def references_csv(refs: Sequence[Mapping[str, Any]]) -> str:
     writer.writerow(CSV_COLUMNS)
     for r in refs:
         registro = int(r["registro"])
-        writer.writerow([
-            r.get("number"), registro, r.get("rubro"), r.get("clave"), r.get("epoca"),
-            year(r.get("anio")), date_es(r.get("fecha")) if r.get("fecha") else "",
-            tipo_label(r.get("tipo")), materias_label(r.get("materias")),
-            status_text(r.get("status")),
-            "" if r.get("similarity") is None else f"{r['similarity']:.4f}",
-            "" if r.get("finalScore") is None else f"{r['finalScore']:.4f}",
-            r.get("url") or tesis_url(registro),
-        ])  # fmt: skip
+        writer.writerow(
+            [
+                r.get("number"),
+                registro,
+                r.get("rubro"),
+                r.get("clave"),
+                r.get("epoca"),
+                year(r.get("anio")),
+                date_es(r.get("fecha")) if r.get("fecha") else "",
+                tipo_label(r.get("tipo")),
+                materias_label(r.get("materias")),
+                status_text(r.get("status")),
+                "" if r.get("similarity") is None else f"{r['similarity']:.4f}",
+                "" if r.get("finalScore") is None else f"{r['finalScore']:.4f}",
+                r.get("url") or tesis_url(registro),
+            ]
+        )
     return out.getvalue()

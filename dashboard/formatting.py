@@ -36,9 +36,19 @@ EPOCAS: tuple[str, ...] = (
 TIPOS: Mapping[str, str] = {"JURISPRUDENCIA": "Jurisprudencia", "AISLADA": "Aislada"}
 
 _MONTHS = (
-    "enero", "febrero", "marzo", "abril", "mayo", "junio",
-    "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
-)  # fmt: skip
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+)
 
 _ESTADOS = {
     "vigente": "Vigente",

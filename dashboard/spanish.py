@@ -48,24 +48,37 @@ SERVICES = {
 
 _Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
 _RULES: list[_Rule] = [
-    (re.compile(r"^(-?[\d.]+) is outside (-?[\d.]+)\.\.(-?[\d.]+)$"),
-     lambda m: f"{m[1]} está fuera del intervalo {m[2]} a {m[3]}."),
-    (re.compile(r"^(\d+) characters, at most (\d+)$"),
-     lambda m: f"tiene {m[1]} caracteres; el máximo es {m[2]}."),
+    (
+        re.compile(r"^(-?[\d.]+) is outside (-?[\d.]+)\.\.(-?[\d.]+)$"),
+        lambda m: f"{m[1]} está fuera del intervalo {m[2]} a {m[3]}.",
+    ),
+    (
+        re.compile(r"^(\d+) characters, at most (\d+)$"),
+        lambda m: f"tiene {m[1]} caracteres; el máximo es {m[2]}.",
+    ),
     (re.compile(r"^must not be empty$"), lambda m: "no puede estar vacía."),
-    (re.compile(r"^must be (\d+)\.\.(\d+) characters$"),
-     lambda m: f"debe tener de {m[1]} a {m[2]} caracteres."),
-    (re.compile(r"^(\d+) is after anioMax (\d+)$"),
-     lambda m: f"{m[1]} es posterior al año final {m[2]}."),
-    (re.compile(r"^(\d+) is not a registro digital$"),
-     lambda m: f"{m[1]} no es un registro digital."),
-    (re.compile(r"^(\d+) is not among the results of (.+)$"),
-     lambda m: f"{m[1]} no está entre los resultados de esa búsqueda."),
-    (re.compile(r"^no logged search with id (.+)$"),
-     lambda m: "esa búsqueda ya no está en el registro."),
-    (re.compile(r"^API key required$"),
-     lambda m: "la API pide una clave (VIGENCIA_API_KEY)."),
-]  # fmt: skip
+    (
+        re.compile(r"^must be (\d+)\.\.(\d+) characters$"),
+        lambda m: f"debe tener de {m[1]} a {m[2]} caracteres.",
+    ),
+    (
+        re.compile(r"^(\d+) is after anioMax (\d+)$"),
+        lambda m: f"{m[1]} es posterior al año final {m[2]}.",
+    ),
+    (
+        re.compile(r"^(\d+) is not a registro digital$"),
+        lambda m: f"{m[1]} no es un registro digital.",
+    ),
+    (
+        re.compile(r"^(\d+) is not among the results of (.+)$"),
+        lambda m: f"{m[1]} no está entre los resultados de esa búsqueda.",
+    ),
+    (
+        re.compile(r"^no logged search with id (.+)$"),
+        lambda m: "esa búsqueda ya no está en el registro.",
+    ),
+    (re.compile(r"^API key required$"), lambda m: "la API pide una clave (VIGENCIA_API_KEY)."),
+]
 
 
 def error_es(field: str | None, message: str) -> str:

@@ -30,8 +30,11 @@ def main() -> None:
     start = time.perf_counter()
     for i in range(0, len(texts), 64):
         embedder.embed(texts[i : i + 64], "passage")
-        print(f"{min(i + 64, len(texts))}/{len(texts)} {time.perf_counter() - start:.0f}s",
-              file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"{min(i + 64, len(texts))}/{len(texts)} {time.perf_counter() - start:.0f}s",
+            file=sys.stderr,
+            flush=True,
+        )
     vectors = embedder.embed(texts, "passage")
     keys = [cache_key(embedder.model_id, "passage", t) for t in texts]
     write_shipped(SHIPPED, dict(zip(keys, vectors, strict=True)))

@@ -13,8 +13,11 @@ START, END = "<!-- eval:start -->", "<!-- eval:end -->"
 def main() -> None:
     output = subprocess.run(
         [sys.executable, "-m", "api.cli", "eval", "data/eval/queries.jsonl"],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     readme = PROJECT_ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")
     head, rest = text.split(START, 1)

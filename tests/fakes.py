@@ -180,8 +180,18 @@ def make_hit(
 
 def three_tesis_hits() -> list[Hit]:
     """10 ranked chunk hits of 3 tesis, interleaved: registro 300 first, then 100, then 200."""
-    layout = [(300, 2), (100, 0), (300, 0), (200, 1), (100, 3), (300, 1), (200, 0), (100, 1),
-              (200, 2), (100, 2)]  # fmt: skip
+    layout = [
+        (300, 2),
+        (100, 0),
+        (300, 0),
+        (200, 1),
+        (100, 3),
+        (300, 1),
+        (200, 0),
+        (100, 1),
+        (200, 2),
+        (100, 2),
+    ]
     return [
         make_hit(
             reg, idx, f"Fragmento {idx} de la tesis {reg}.", similarity=0.9 - i / 20, rank=i + 1

@@ -54,8 +54,12 @@ def test_rag_sends_the_prompt_and_context_it_returns() -> None:
 
 
 def test_no_llm_gives_an_extractive_answer_with_valid_numbers() -> None:
-    refs = consolidate([make_hit(1, 0, "La suspensión provisional procede si hay urgencia."),
-                        make_hit(2, 0, "El plazo es de quince días hábiles.")])  # fmt: skip
+    refs = consolidate(
+        [
+            make_hit(1, 0, "La suspensión provisional procede si hay urgencia."),
+            make_hit(2, 0, "El plazo es de quince días hábiles."),
+        ]
+    )
     answer = answer_question(QUESTION, refs, None)
 
     assert answer.mode == "EXTRACTIVE"
@@ -146,8 +150,9 @@ def test_full_text_without_llm_transcribes_the_fragments() -> None:
 
 def test_answer_carries_warnings_data_for_superseded_sources() -> None:
     superada = Validity("superada", por_registro=2006225, desde=date(2014, 4, 28))
-    refs = consolidate([make_hit(160584, 0, "La suspensión provisional procede.", anio=2011,
-                                 status=superada)])  # fmt: skip
+    refs = consolidate(
+        [make_hit(160584, 0, "La suspensión provisional procede.", anio=2011, status=superada)]
+    )
     answer = answer_question(QUESTION, refs, None)
     assert "superada por 2006225 desde 2014-04-28" in answer.text
     assert "Vigencia: superada por 2006225" in answer.context

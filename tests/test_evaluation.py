@@ -57,8 +57,11 @@ def test_eval_command_on_the_shipped_set(
     configured = rows[("configured (gate, same-point rules, recency)", "test")]
     plain = rows[("hybrid, w=0, no rules, no gate", "test")]
     assert configured["questions"] > 15 and set(configured["by_class"]) == {
-        "spanish", "english", "temporal", "cutoff"
-    }  # fmt: skip
+        "spanish",
+        "english",
+        "temporal",
+        "cutoff",
+    }
     for scores in rows.values():
         for metric in ("ndcg", "current_at_1", "abstain_precision", "abstain_recall"):
             assert 0.0 <= scores[metric] <= 1.0

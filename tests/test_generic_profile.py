@@ -30,9 +30,14 @@ def repos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchService]:
 
 
 @pytest.mark.parametrize(
-    "question", ["What was the first repository?", "¿cuál fue el primer repositorio?",
-                 "Which was my earliest project?", "el repositorio más antiguo"],
-)  # fmt: skip
+    "question",
+    [
+        "What was the first repository?",
+        "¿cuál fue el primer repositorio?",
+        "Which was my earliest project?",
+        "el repositorio más antiguo",
+    ],
+)
 def test_first_repository_is_raffle_every_time(repos: SearchService, question: str) -> None:
     for _ in range(3):
         result = repos.search(SearchRequest(query=question, top_k=3))
@@ -68,6 +73,8 @@ def test_bad_generic_rows_are_reported(tmp_path: Path) -> None:
 
     report = ingest([bad], store, FakeEmbedder(), generic=GenericFields())
     assert [(r.line, r.field) for r in report.rejected] == [
-        (1, "id"), (2, "name"), (3, "created_at")
-    ]  # fmt: skip
+        (1, "id"),
+        (2, "name"),
+        (3, "created_at"),
+    ]
     assert report.stored == 1

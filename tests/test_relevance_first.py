@@ -75,9 +75,13 @@ def test_nonsense_and_off_corpus_questions_abstain_in_search_and_chat(
 
 @pytest.mark.parametrize(
     "question",
-    [SUSPENSION, "amparo", "requisitos de la demanda de amparo indirecto",
-     "Can the district judge dismiss an amparo before the constitutional hearing?"],
-)  # fmt: skip
+    [
+        SUSPENSION,
+        "amparo",
+        "requisitos de la demanda de amparo indirecto",
+        "Can the district judge dismiss an amparo before the constitutional hearing?",
+    ],
+)
 def test_real_questions_do_not_abstain(bundled: Services, question: str) -> None:
     data = search(bundled, query=question)
     assert not data["abstained"] and data["hits"]
@@ -130,8 +134,13 @@ def test_cut_texts_are_marked_partial(bundled: Services) -> None:
 def repos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
     settings = Settings(data_dir=tmp_path_factory.mktemp("repos"), search_log_enabled=False)
     services = Services.build(settings, store=EmbeddedStore(None))
-    report = ingest([GENERIC / "repos.jsonl"], services.store, services.embedder,
-                    today=date(2026, 11, 1), generic=GenericFields())  # fmt: skip
+    report = ingest(
+        [GENERIC / "repos.jsonl"],
+        services.store,
+        services.embedder,
+        today=date(2026, 11, 1),
+        generic=GenericFields(),
+    )
     assert report.rejected == []
     yield services
     services.close()
@@ -148,9 +157,10 @@ SEMANTIC_TOPICS = {"g027", "g030", "g031", "g033"}
 
 
 @pytest.mark.parametrize(
-    "question", [q for q in _generic_questions() if q["id"] not in SEMANTIC_TOPICS],
+    "question",
+    [q for q in _generic_questions() if q["id"] not in SEMANTIC_TOPICS],
     ids=lambda q: q["id"],
-)  # fmt: skip
+)
 def test_generic_first_and_latest_answer_by_date_whatever_the_wording(
     repos: Services, question: dict
 ) -> None:
@@ -161,10 +171,14 @@ def test_generic_first_and_latest_answer_by_date_whatever_the_wording(
 
 
 def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -> None:
-    spanish = search(bundled, query="¿Cuál fue el primer criterio sobre la suspensión del acto "
-                     "reclamado?", topK=3)  # fmt: skip
-    english = search(bundled, query="What was the first ruling on the suspension of the "
-                     "challenged act?", topK=3)  # fmt: skip
+    spanish = search(
+        bundled,
+        query="¿Cuál fue el primer criterio sobre la suspensión del acto reclamado?",
+        topK=3,
+    )
+    english = search(
+        bundled, query="What was the first ruling on the suspension of the challenged act?", topK=3
+    )
     assert english["intent"]["language"] == "en" and not english["abstained"]
     assert english["intent"]["mode"] == spanish["intent"]["mode"] == "date_sorted"
     assert english["hits"][0]["registro"] == spanish["hits"][0]["registro"]

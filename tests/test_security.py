@@ -14,17 +14,27 @@ INGEST = """mutation I($records: [JSON!]!) { ingestTesis(records: $records) {
   __typename ... on IngestResult { read stored rejected { line field reason } }
   ... on InputError { field message } } }"""
 RECORD = {
-    "registro": 999001, "rubro": "PRUEBA. RUBRO.", "texto": "Texto de prueba sobre amparo.",
-    "epoca": "Undécima Época", "anio": 2024, "tipo": "Aislada", "materias": ["Común"],
-}  # fmt: skip
+    "registro": 999001,
+    "rubro": "PRUEBA. RUBRO.",
+    "texto": "Texto de prueba sobre amparo.",
+    "epoca": "Undécima Época",
+    "anio": 2024,
+    "tipo": "Aislada",
+    "materias": ["Común"],
+}
 
 
 def client_for(services: Services, **settings: object) -> TestClient:
     configured = services.settings.model_copy(update=settings)
     injected = Services(
-        configured, services.store, services.embedder, services.search, services.chat,
-        services.judge, services.llm,
-    )  # fmt: skip
+        configured,
+        services.store,
+        services.embedder,
+        services.search,
+        services.chat,
+        services.judge,
+        services.llm,
+    )
     return TestClient(create_app(services=injected))
 
 
@@ -97,11 +107,18 @@ def test_introspection_can_be_disabled(bundled: Services) -> None:
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("{ a1: tesis(registro: 1) { registro } " + " ".join(
-            f"a{i}: tesis(registro: {i}) {{ registro }}" for i in range(2, 20)) + " }", "aliases"),
-        ('{ search(input: {query: "x"}) { ... on SearchPayload { discarded { hit { chunk { text } } } } } }', None),
+        (
+            "{ a1: tesis(registro: 1) { registro } "
+            + " ".join(f"a{i}: tesis(registro: {i}) {{ registro }}" for i in range(2, 20))
+            + " }",
+            "aliases",
+        ),
+        (
+            '{ search(input: {query: "x"}) { ... on SearchPayload { discarded { hit { chunk { text } } } } } }',
+            None,
+        ),
     ],
-)  # fmt: skip
+)
 def test_query_limits(bundled: Services, query: str, message: str | None) -> None:
     with client_for(bundled) as client:
         body = client.post("/graphql", json={"query": query}).json()
@@ -114,9 +131,10 @@ def test_query_limits(bundled: Services, query: str, message: str | None) -> Non
 def test_oversized_ingest_is_bounded(keyed: TestClient) -> None:
     records = [RECORD] * 1001
     body = keyed.post(
-        "/graphql", json={"query": INGEST, "variables": {"records": records}},
+        "/graphql",
+        json={"query": INGEST, "variables": {"records": records}},
         headers={"x-api-key": "s3cret"},
-    ).json()  # fmt: skip
+    ).json()
     assert body["data"]["ingestTesis"]["__typename"] == "InputError"
 
 

@@ -61,8 +61,12 @@ class DateField:
 def infer_role(name: str) -> str:
     """The role a field's name suggests ('pushed_at' -> 'pushed'); the name itself otherwise."""
     folded = name.lower()
-    for role, stem in (("created", "creat"), ("pushed", "push"), ("updated", "updat"),
-                       ("updated", "modif")):  # fmt: skip
+    for role, stem in (
+        ("created", "creat"),
+        ("pushed", "push"),
+        ("updated", "updat"),
+        ("updated", "modif"),
+    ):
         if stem in folded:
             return role
     return folded

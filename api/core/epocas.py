@@ -35,9 +35,19 @@ EPOCA_NAMES: tuple[str, ...] = tuple(e.name for e in EPOCAS)
 NOVENA = 9
 
 _ORDINALS = {
-    "primera": 1, "segunda": 2, "tercera": 3, "cuarta": 4, "quinta": 5, "sexta": 6,
-    "septima": 7, "octava": 8, "novena": 9, "decima": 10, "undecima": 11, "duodecima": 12,
-}  # fmt: skip
+    "primera": 1,
+    "segunda": 2,
+    "tercera": 3,
+    "cuarta": 4,
+    "quinta": 5,
+    "sexta": 6,
+    "septima": 7,
+    "octava": 8,
+    "novena": 9,
+    "decima": 10,
+    "undecima": 11,
+    "duodecima": 12,
+}
 _BY_NUMBER = {e.number: e for e in EPOCAS}
 
 

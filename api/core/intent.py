@@ -21,18 +21,36 @@ TemporalKind = Literal["earliest", "latest", "current"]
 
 # Canonical materia names, as the corpus spells them.
 MATERIAS: tuple[str, ...] = (
-    "Laboral", "Fiscal", "Electoral", "Penal", "Constitucional", "Civil", "Mercantil",
-    "Familiar", "Administrativa", "Agraria", "Común",
-)  # fmt: skip
+    "Laboral",
+    "Fiscal",
+    "Electoral",
+    "Penal",
+    "Constitucional",
+    "Civil",
+    "Mercantil",
+    "Familiar",
+    "Administrativa",
+    "Agraria",
+    "Común",
+)
 
 # Tie-break when two materias have as many trigger hits: specific branches before the general
 # ones they belong to (Familiar and Mercantil before Civil, Fiscal and Agraria before
 # Administrativa), and Constitucional and Común last, because "constitucional", "amparo" or
 # "suspensión" show up in questions of every branch (amparo is how all of them reach court).
 MATERIA_PRIORITY: tuple[str, ...] = (
-    "Laboral", "Fiscal", "Electoral", "Penal", "Familiar", "Mercantil", "Agraria",
-    "Administrativa", "Civil", "Constitucional", "Común",
-)  # fmt: skip
+    "Laboral",
+    "Fiscal",
+    "Electoral",
+    "Penal",
+    "Familiar",
+    "Mercantil",
+    "Agraria",
+    "Administrativa",
+    "Civil",
+    "Constitucional",
+    "Común",
+)
 
 
 def fold(text: str) -> str:
@@ -157,9 +175,13 @@ _MATERIA_PATTERNS = {m: _compile(terms.split(";")) for m, terms in _MATERIA_TERM
 
 # Explicit filter values and hit materias are canonicalized by their folded form.
 _MATERIA_ALIASES: dict[str, str] = {fold(m): m for m in MATERIAS} | {
-    "amparo": "Común", "administrativo": "Administrativa", "agrario": "Agraria",
-    "trabajo": "Laboral", "familia": "Familiar", "tributario": "Fiscal",
-}  # fmt: skip
+    "amparo": "Común",
+    "administrativo": "Administrativa",
+    "agrario": "Agraria",
+    "trabajo": "Laboral",
+    "familia": "Familiar",
+    "tributario": "Fiscal",
+}
 
 
 def canonical_materia(name: str) -> str | None:

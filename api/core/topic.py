@@ -64,9 +64,11 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
     and owners' names ("Jakub's"). Repeated terms are kept once, in order."""
     trigger_terms = {t for trigger in triggers for t in analyze(trigger)}
     names = {
-        t for pattern in _OWNER_PATTERNS for m in pattern.finditer(question)
+        t
+        for pattern in _OWNER_PATTERNS
+        for m in pattern.finditer(question)
         for t in analyze(m.group(1))
-    }  # fmt: skip
+    }
     skip = trigger_terms | DOCUMENT_NOUNS | FILLER | names
     return list(dict.fromkeys(t for t in analyze(question) if t not in skip))
 

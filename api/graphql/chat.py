@@ -78,22 +78,40 @@ class ReferenceType:
     @classmethod
     def from_core(cls, r: Reference) -> ReferenceType:
         return cls(
-            number=r.number, registro=r.registro, rubro=r.rubro, clave=r.clave, epoca=r.epoca,
-            anio=r.anio, fecha=r.fecha, tipo=r.tipo, materias=list(r.materias),
-            url=sjf_url(r.registro), status=ValidityStatus.from_core(r.status),
-            chunk_count=r.chunk_count, similarity=r.max_similarity,
-            avg_similarity=r.avg_similarity, final_score=r.final_score,
-            total_tokens=r.total_tokens, relevance=r.relevance, boost=r.boost, partial=r.partial,
+            number=r.number,
+            registro=r.registro,
+            rubro=r.rubro,
+            clave=r.clave,
+            epoca=r.epoca,
+            anio=r.anio,
+            fecha=r.fecha,
+            tipo=r.tipo,
+            materias=list(r.materias),
+            url=sjf_url(r.registro),
+            status=ValidityStatus.from_core(r.status),
+            chunk_count=r.chunk_count,
+            similarity=r.max_similarity,
+            avg_similarity=r.avg_similarity,
+            final_score=r.final_score,
+            total_tokens=r.total_tokens,
+            relevance=r.relevance,
+            boost=r.boost,
+            partial=r.partial,
             fragments=[
                 FragmentType(
-                    chunk_index=f.chunk_index, start_char=f.start_char, end_char=f.end_char,
-                    start_line=f.start_line, end_line=f.end_line, similarity=f.similarity,
-                    final_score=f.final_score, text=f.text,
+                    chunk_index=f.chunk_index,
+                    start_char=f.start_char,
+                    end_char=f.end_char,
+                    start_line=f.start_line,
+                    end_line=f.end_line,
+                    similarity=f.similarity,
+                    final_score=f.final_score,
+                    text=f.text,
                 )
                 for f in r.fragments
             ],
             warning=r.warning,
-        )  # fmt: skip
+        )
 
 
 @strawberry.type(description="Which [N] an answer cites, which were phantoms, coverage.")
@@ -107,9 +125,12 @@ class CitationCheckType:
     @classmethod
     def from_core(cls, c: CitationCheck) -> CitationCheckType:
         return cls(
-            cited=list(c.cited), valid=list(c.valid), phantom=list(c.phantom),
-            uncited=list(c.uncited), coverage=c.coverage,
-        )  # fmt: skip
+            cited=list(c.cited),
+            valid=list(c.valid),
+            phantom=list(c.phantom),
+            uncited=list(c.uncited),
+            coverage=c.coverage,
+        )
 
 
 @strawberry.type(description="An answer with its numbered references and checks.")
@@ -138,18 +159,23 @@ class ChatPayload:
     @classmethod
     def build(cls, log_id: str | None, prepared: Prepared, answer: Answer) -> ChatPayload:
         return cls(
-            id=log_id, answer=answer.text, mode=answer.mode, rag_used=answer.rag_used,
-            llm_error=answer.llm_error, model=answer.model_id,
+            id=log_id,
+            answer=answer.text,
+            mode=answer.mode,
+            rag_used=answer.rag_used,
+            llm_error=answer.llm_error,
+            model=answer.model_id,
             references=[ReferenceType.from_core(r) for r in answer.references],
             citation_check=CitationCheckType.from_core(answer.citation_check),
             phantom_removed=list(answer.phantom_removed),
             discarded=[DiscardedHit.from_core(d) for d in prepared.search.discarded],
             intent=Intent.from_core(prepared.search.intent, prepared.search.recency_weight),
-            system_prompt=answer.system_prompt, context=answer.context,
+            system_prompt=answer.system_prompt,
+            context=answer.context,
             warnings=list(answer.warnings),
             abstained=prepared.search.abstained,
             abstain_reason=prepared.search.abstain_reason,
-        )  # fmt: skip
+        )
 
 
 @strawberry.input
@@ -251,16 +277,25 @@ class JudgePayload:
     @classmethod
     def from_core(cls, r: JudgeResult) -> JudgePayload:
         return cls(
-            judge=r.judge, summary=r.summary, warnings=list(r.warnings), error=r.error,
+            judge=r.judge,
+            summary=r.summary,
+            warnings=list(r.warnings),
+            error=r.error,
             items=[
                 JudgedFragmentType(
-                    registro=i.registro, chunk_index=i.chunk_index, start_line=i.start_line,
-                    end_line=i.end_line, span=i.span, score=i.score, raw_score=i.raw_score,
-                    reason=i.reason, matched_by=i.matched_by,
+                    registro=i.registro,
+                    chunk_index=i.chunk_index,
+                    start_line=i.start_line,
+                    end_line=i.end_line,
+                    span=i.span,
+                    score=i.score,
+                    raw_score=i.raw_score,
+                    reason=i.reason,
+                    matched_by=i.matched_by,
                 )
                 for i in r.items
             ],
-        )  # fmt: skip
+        )
 
 
 JudgeResponse = Annotated[
@@ -316,9 +351,15 @@ def judge_hits(info: Info, input: JudgeInput) -> list[Hit]:
     wanted = {(c.registro, c.chunk_index) for c in input.candidates}
     only = Filters(registros=tuple(sorted({r for r, _ in wanted})))
     result = search.search(
-        SearchRequest(query=input.query, filters=only, top_k=100, max_chunks_per_tesis=10,
-                      apply_rules=False, temporal_mode="off")
-    )  # fmt: skip
+        SearchRequest(
+            query=input.query,
+            filters=only,
+            top_k=100,
+            max_chunks_per_tesis=10,
+            apply_rules=False,
+            temporal_mode="off",
+        )
+    )
     hits = [h for h in result.hits if (h.registro, h.passage.chunk.index) in wanted]
     if not hits:
         raise InvalidRequest("candidates", "none of the named chunks is stored")
@@ -355,11 +396,13 @@ class ChatSubscription:
                     record_chat, info, request.question, prepared, answer
                 )
                 yield ChatDone(
-                    id=log_id, mode=answer.mode, rag_used=answer.rag_used,
+                    id=log_id,
+                    mode=answer.mode,
+                    rag_used=answer.rag_used,
                     llm_error=answer.llm_error,
                     citation_check=CitationCheckType.from_core(answer.citation_check),
                     warnings=list(answer.warnings),
-                )  # fmt: skip
+                )
 
 
 @strawberry.type(description="A reference an answer cited.")
@@ -388,17 +431,26 @@ class AnswerSide:
     def build(cls, prepared: Prepared, answer: Answer) -> AnswerSide:
         summary = cited_summary(answer.references, answer.citation_check.valid)
         return cls(
-            recency_weight=prepared.search.recency_weight, answer=answer.text, mode=answer.mode,
+            recency_weight=prepared.search.recency_weight,
+            answer=answer.text,
+            mode=answer.mode,
             llm_error=answer.llm_error,
             cited=[
-                CitedReference(number=r.number, registro=r.registro, anio=r.anio, epoca=r.epoca,
-                               vigente=not r.superseded)
+                CitedReference(
+                    number=r.number,
+                    registro=r.registro,
+                    anio=r.anio,
+                    epoca=r.epoca,
+                    vigente=not r.superseded,
+                )
                 for r in summary.cited
             ],
-            in_force=summary.in_force, oldest_year=summary.oldest_year,
-            newest_year=summary.newest_year, superseded_cited=summary.superseded_cited,
+            in_force=summary.in_force,
+            oldest_year=summary.oldest_year,
+            newest_year=summary.newest_year,
+            superseded_cited=summary.superseded_cited,
             references=[ReferenceType.from_core(r) for r in answer.references],
-        )  # fmt: skip
+        )
 
 
 @strawberry.type(description="One question answered with and without recency.")
@@ -429,6 +481,7 @@ class CompareAnswersQuery:
         except (InvalidRequest, StoreError, EmbedderError) as exc:
             return failure(exc)
         return CompareAnswersPayload(
-            question=question, with_recency=AnswerSide.build(p1, a1),
+            question=question,
+            with_recency=AnswerSide.build(p1, a1),
             without_recency=AnswerSide.build(p0, a0),
-        )  # fmt: skip
+        )

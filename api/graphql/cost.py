@@ -238,13 +238,18 @@ def check_document(
     """Raise one ``GraphQLError`` (code ``QUERY_TOO_COMPLEX``) when a limit is exceeded."""
     m = measure(document, variables, operation_name)
     problems = [
-        (m.selections > limits.selections, f"{m.selections} fields after expanding fragments "
-         f"(at most {limits.selections})"),
+        (
+            m.selections > limits.selections,
+            f"{m.selections} fields after expanding fragments (at most {limits.selections})",
+        ),
         (m.depth > limits.depth, f"depth {m.depth} exceeds the maximum of {limits.depth}"),
         (m.aliases > limits.aliases, f"{m.aliases} aliases (at most {limits.aliases} aliases)"),
-        (m.cost > limits.cost, f"cost {m.cost} exceeds the maximum query cost of {limits.cost} "
-         "(search topK, monitoring/alerts windowHours, searchLog limit and each alias count)"),
-    ]  # fmt: skip
+        (
+            m.cost > limits.cost,
+            f"cost {m.cost} exceeds the maximum query cost of {limits.cost} "
+            "(search topK, monitoring/alerts windowHours, searchLog limit and each alias count)",
+        ),
+    ]
     reasons = [text for hit, text in problems if hit]
     if reasons:
         raise GraphQLError(

@@ -68,14 +68,21 @@ def summarize(log: SearchLog, window_hours: int, now: datetime | None = None) ->
         entry = log.get(log_id)
         materias[log_id] = (entry.materia or NO_MATERIA) if entry else NO_MATERIA
     items = list(latest.values())
-    by_day = sorted(_counts([(f.timestamp.date().isoformat(), f.useful) for f in items]),
-                    key=lambda c: c.key)  # fmt: skip
-    by_materia = sorted(_counts([(materias[f.log_id], f.useful) for f in items]),
-                        key=lambda c: (-(c.useful + c.not_useful), c.key))  # fmt: skip
+    by_day = sorted(
+        _counts([(f.timestamp.date().isoformat(), f.useful) for f in items]), key=lambda c: c.key
+    )
+    by_materia = sorted(
+        _counts([(materias[f.log_id], f.useful) for f in items]),
+        key=lambda c: (-(c.useful + c.not_useful), c.key),
+    )
     useful = sum(f.useful for f in items)
-    return FeedbackSummary(window_hours=window_hours, useful=useful,
-                           not_useful=len(items) - useful, by_day=by_day,
-                           by_materia=by_materia)  # fmt: skip
+    return FeedbackSummary(
+        window_hours=window_hours,
+        useful=useful,
+        not_useful=len(items) - useful,
+        by_day=by_day,
+        by_materia=by_materia,
+    )
 
 
 @strawberry.type

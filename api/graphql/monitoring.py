@@ -236,12 +236,22 @@ class LoggedHitType:
     @classmethod
     def from_core(cls, h: core.LoggedHit) -> LoggedHitType:
         return cls(
-            registro=h.registro, rubro=h.rubro, anio=h.anio, epoca=h.epoca, tipo=h.tipo,
-            materias=list(h.materias), estado=h.estado, similarity=h.similarity,
-            relevance=h.relevance, recency_factor=h.recency_factor, epoca_factor=h.epoca_factor,
-            final_score=h.final_score, boost=h.boost, rank=h.rank,
+            registro=h.registro,
+            rubro=h.rubro,
+            anio=h.anio,
+            epoca=h.epoca,
+            tipo=h.tipo,
+            materias=list(h.materias),
+            estado=h.estado,
+            similarity=h.similarity,
+            relevance=h.relevance,
+            recency_factor=h.recency_factor,
+            epoca_factor=h.epoca_factor,
+            final_score=h.final_score,
+            boost=h.boost,
+            rank=h.rank,
             rank_without_recency=h.rank_without_recency,
-        )  # fmt: skip
+        )
 
 
 @strawberry.type(name="LoggedDiscard")
@@ -286,19 +296,35 @@ class LogEntryType:
     @classmethod
     def from_core(cls, e: core.LogEntry) -> LogEntryType:
         return cls(
-            id=e.id, timestamp=e.timestamp, kind=e.kind, question=e.question,
-            materia=e.materia, temporal=e.temporal, route=e.route, cutoff_year=e.cutoff_year,
-            rules_applied=e.rules_applied, profile=e.profile, recency_weight=e.recency_weight,
-            mode=e.mode, parameters=cast(JSON, dict(e.parameters)), candidates=e.candidates,
+            id=e.id,
+            timestamp=e.timestamp,
+            kind=e.kind,
+            question=e.question,
+            materia=e.materia,
+            temporal=e.temporal,
+            route=e.route,
+            cutoff_year=e.cutoff_year,
+            rules_applied=e.rules_applied,
+            profile=e.profile,
+            recency_weight=e.recency_weight,
+            mode=e.mode,
+            parameters=cast(JSON, dict(e.parameters)),
+            candidates=e.candidates,
             latency_ms=e.latency_ms,
             abstain_reason=e.abstain_reason,
             hits=[LoggedHitType.from_core(h) for h in e.hits],
-            discarded=[LoggedDiscardType(registro=d.registro, anio=d.anio, code=d.code,
-                                         reason=d.reason) for d in e.discarded],
+            discarded=[
+                LoggedDiscardType(registro=d.registro, anio=d.anio, code=d.code, reason=d.reason)
+                for d in e.discarded
+            ],
             cited=list(e.cited),
-            feedback=[LoggedFeedback(registro=f.registro, useful=f.useful, comment=f.comment,
-                                     timestamp=f.timestamp) for f in e.feedback],
-        )  # fmt: skip
+            feedback=[
+                LoggedFeedback(
+                    registro=f.registro, useful=f.useful, comment=f.comment, timestamp=f.timestamp
+                )
+                for f in e.feedback
+            ],
+        )
 
 
 @strawberry.type(description="Feedback stored with its log entry.")
@@ -343,8 +369,12 @@ class ComparisonType:
     @classmethod
     def from_core(cls, c: core_compare.Comparison) -> ComparisonType:
         def ranked(items: tuple[core_compare.RankedTesis, ...]) -> list[RankedTesisType]:
-            return [RankedTesisType(registro=t.registro, rank=t.rank, final_score=t.final_score,
-                                    anio=t.anio) for t in items]  # fmt: skip
+            return [
+                RankedTesisType(
+                    registro=t.registro, rank=t.rank, final_score=t.final_score, anio=t.anio
+                )
+                for t in items
+            ]
 
         return cls(
             a=ranked(c.a),
@@ -502,6 +532,8 @@ class MonitoringMutation:
         except EXPECTED as exc:
             return failure(exc)
         return FeedbackResult(
-            log_id=stored.log_id, registro=stored.registro, useful=stored.useful,
+            log_id=stored.log_id,
+            registro=stored.registro,
+            useful=stored.useful,
             comment=stored.comment,
-        )  # fmt: skip
+        )

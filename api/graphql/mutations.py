@@ -42,11 +42,16 @@ class IngestResult:
     @classmethod
     def from_core(cls, r: IngestReport) -> IngestResult:
         return cls(
-            read=r.read, stored=r.stored, unchanged=r.unchanged, chunks=r.chunks,
-            rejected=[RejectedRecord(line=x.line, registro=x.registro, field=x.field,
-                                     reason=x.reason) for x in r.rejected],
+            read=r.read,
+            stored=r.stored,
+            unchanged=r.unchanged,
+            chunks=r.chunks,
+            rejected=[
+                RejectedRecord(line=x.line, registro=x.registro, field=x.field, reason=x.reason)
+                for x in r.rejected
+            ],
             warnings=[str(w) for w in r.warnings],
-        )  # fmt: skip
+        )
 
 
 @strawberry.type

@@ -190,9 +190,14 @@ class Query:
         try:
             filters = filters_to_core(input.filters)
             page = await run_in_threadpool(
-                timeline, info.context.store, filters, input.order.value, input.limit,
-                input.offset, input.date_field,
-            )  # fmt: skip
+                timeline,
+                info.context.store,
+                filters,
+                input.order.value,
+                input.limit,
+                input.offset,
+                input.date_field,
+            )
         except InvalidRequest as exc:
             return InputError(field=exc.field, message=exc.reason)
         except StoreError as exc:

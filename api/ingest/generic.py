@@ -48,8 +48,20 @@ class GenericFields:
         return tuple(DateField.parse(spec) for spec in self.extra_dates)
 
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")  # fmt: skip
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 MAX_EXTRA_CHARS = 500  # longer string fields are not kept as extras
 
 
@@ -105,10 +117,17 @@ def parse_generic(
         if key not in used and _scalar(value)
     )
     tesis = Tesis(
-        registro=int(label), rubro=title, texto=f"{text}\n\n{date_sentence(day, primary.role)}",
-        epoca="", anio=day.year, tipo="Aislada", fecha=day, dates=tuple(dates),
-        date_roles=tuple((f.name, f.role) for f in fields.others), extra=extra,
-    )  # fmt: skip
+        registro=int(label),
+        rubro=title,
+        texto=f"{text}\n\n{date_sentence(day, primary.role)}",
+        epoca="",
+        anio=day.year,
+        tipo="Aislada",
+        fecha=day,
+        dates=tuple(dates),
+        date_roles=tuple((f.name, f.role) for f in fields.others),
+        extra=extra,
+    )
     return Parsed(tesis, ())
 
 

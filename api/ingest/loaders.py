@@ -95,9 +95,14 @@ def _csv_rows(lines: list[str]) -> Iterator[tuple[int, list[str]] | Rejection]:
                     continue
                 reason = runaway_reason(cells, span, len(header))
                 if reason is not None:
-                    yield Rejection("", first + 1, cells[0][:20] if cells else None, "row",
-                                    f"a quote opened on this line is not closed: {reason}; "
-                                    "the lines after it are read again")  # fmt: skip
+                    yield Rejection(
+                        "",
+                        first + 1,
+                        cells[0][:20] if cells else None,
+                        "row",
+                        f"a quote opened on this line is not closed: {reason}; "
+                        "the lines after it are read again",
+                    )
                     start = first + 1
                     break
                 yield start + done, cells

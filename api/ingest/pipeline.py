@@ -54,9 +54,14 @@ def _valid_tesis(
             if registro in first_seen:
                 where = "{}:{}".format(*first_seen[registro])
                 report.rejected.append(
-                    Rejection(name, line, str(registro), "registro",
-                              f"duplicate of the record at {where}; first one kept")
-                )  # fmt: skip
+                    Rejection(
+                        name,
+                        line,
+                        str(registro),
+                        "registro",
+                        f"duplicate of the record at {where}; first one kept",
+                    )
+                )
                 continue
             first_seen[registro] = (name, line)
             report.warnings.extend(parsed.warnings)

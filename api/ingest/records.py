@@ -14,18 +14,33 @@ from api.core.text import ends_mid_sentence
 MIN_YEAR = 1871  # Primera Época
 # Longest accepted value per text field, in characters (the longest bundled texto is ~40k).
 MAX_TEXT_CHARS: dict[str, int] = {
-    "texto": 100_000, "precedentes": 100_000, "rubro": 5_000,
-    "clave": 200, "epoca": 100, "tipo": 100, "instancia": 500, "organo": 1_000,
-}  # fmt: skip
+    "texto": 100_000,
+    "precedentes": 100_000,
+    "rubro": 5_000,
+    "clave": 200,
+    "epoca": 100,
+    "tipo": 100,
+    "instancia": 500,
+    "organo": 1_000,
+}
 MAX_OTHER_CHARS = 1_000  # any other text field (materias, notes...)
 
 MATERIAS: dict[str, str] = {
     m.lower(): m
     for m in (
-        "Administrativa", "Agraria", "Civil", "Común", "Constitucional", "Electoral",
-        "Familiar", "Fiscal", "Laboral", "Mercantil", "Penal",
+        "Administrativa",
+        "Agraria",
+        "Civil",
+        "Común",
+        "Constitucional",
+        "Electoral",
+        "Familiar",
+        "Fiscal",
+        "Laboral",
+        "Mercantil",
+        "Penal",
     )
-}  # fmt: skip
+}
 MATERIAS.update({"comun": "Común", "trabajo": "Laboral", "administrativo": "Administrativa"})
 
 
@@ -186,9 +201,14 @@ def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Pa
                 raise InvalidField("epoca", f"unknown época {epoca_label!r}")
             if not epoca_matches_year(epoca, anio):
                 warnings.append(
-                    IngestWarning(source, line, registro, "epoca",
-                                  f"{epoca} does not match year {anio}; kept as given")
-                )  # fmt: skip
+                    IngestWarning(
+                        source,
+                        line,
+                        registro,
+                        "epoca",
+                        f"{epoca} does not match year {anio}; kept as given",
+                    )
+                )
         else:
             derived = epoca_for_date(fecha or date(anio, 7, 1))
             if derived is None:

@@ -120,9 +120,16 @@ class EmbeddedSearchLog:
         with self._guard("append"), self._db_tx() as db:
             db.execute(
                 "INSERT INTO search_log VALUES (?,?,?,?,?,?,?)",
-                (entry.id, _ts(entry.timestamp), entry.kind, entry.question, entry.materia,
-                 entry.profile, data),
-            )  # fmt: skip
+                (
+                    entry.id,
+                    _ts(entry.timestamp),
+                    entry.kind,
+                    entry.question,
+                    entry.materia,
+                    entry.profile,
+                    data,
+                ),
+            )
         return entry.id
 
     def add_feedback(

@@ -73,8 +73,11 @@ _PASSAGE_SQL = (
 )
 FTS_WEIGHTS = (2.0, 1.0)  # bm25() weights of the rubro and body columns
 _GROUP_COLUMNS: dict[str, str] = {
-    "anio": "anio", "epoca": "epoca", "tipo": "tipo", "instancia": "instancia"
-}  # fmt: skip
+    "anio": "anio",
+    "epoca": "epoca",
+    "tipo": "tipo",
+    "instancia": "instancia",
+}
 
 
 def _fts_terms(text: str) -> list[str]:
@@ -134,10 +137,13 @@ def _extra_to_json(t: Tesis) -> str:
     if not (t.dates or t.extra):
         return "{}"
     return json.dumps(
-        {"dates": {n: d.isoformat() for n, d in t.dates}, "roles": dict(t.date_roles),
-         "fields": [[k, v] for k, v in t.extra]},
+        {
+            "dates": {n: d.isoformat() for n, d in t.dates},
+            "roles": dict(t.date_roles),
+            "fields": [[k, v] for k, v in t.extra],
+        },
         ensure_ascii=False,
-    )  # fmt: skip
+    )
 
 
 def _extra_from_json(text: str | None) -> dict[str, Any]:
@@ -317,25 +323,42 @@ class EmbeddedStore:
         self._db.execute(
             "INSERT INTO tesis VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
-                t.registro, t.rubro, t.texto, t.epoca, t.anio,
+                t.registro,
+                t.rubro,
+                t.texto,
+                t.epoca,
+                t.anio,
                 t.fecha.isoformat() if t.fecha else None,
-                (t.fecha or date(t.anio, 7, 1)).isoformat(), t.tipo,
-                json.dumps(list(t.materias), ensure_ascii=False), materia_mask(t.materias),
-                t.instancia, t.organo, t.clave, t.precedentes, int(t.partial), entry.fingerprint,
+                (t.fecha or date(t.anio, 7, 1)).isoformat(),
+                t.tipo,
+                json.dumps(list(t.materias), ensure_ascii=False),
+                materia_mask(t.materias),
+                t.instancia,
+                t.organo,
+                t.clave,
+                t.precedentes,
+                int(t.partial),
+                entry.fingerprint,
                 _extra_to_json(t),
             ),
-        )  # fmt: skip
+        )
         rubro_terms = " ".join(analyze(t.rubro))
         for chunk, vector in zip(entry.chunks, entry.vectors, strict=True):
             cursor = self._db.execute(
                 "INSERT INTO chunk (registro, idx, text, start_char, end_char, start_line, "
                 "end_line, tokens, vector) VALUES (?,?,?,?,?,?,?,?,?)",
                 (
-                    t.registro, chunk.index, chunk.text, chunk.start_char, chunk.end_char,
-                    chunk.start_line, chunk.end_line, chunk.tokens,
+                    t.registro,
+                    chunk.index,
+                    chunk.text,
+                    chunk.start_char,
+                    chunk.end_char,
+                    chunk.start_line,
+                    chunk.end_line,
+                    chunk.tokens,
                     np.asarray(vector, dtype=np.float32).tobytes(),
                 ),
-            )  # fmt: skip
+            )
             self._db.execute(
                 "INSERT INTO chunk_fts (rowid, rubro, body) VALUES (?,?,?)",
                 (cursor.lastrowid, rubro_terms, " ".join(analyze(chunk.text))),
@@ -361,11 +384,17 @@ class EmbeddedStore:
             self._db.executemany(
                 "INSERT OR REPLACE INTO validity VALUES (?,?,?,?,?,?)",
                 [
-                    (r, v.estado, int(v.parcial), v.por_registro, v.por_clave,
-                     v.desde.isoformat() if v.desde else None)
+                    (
+                        r,
+                        v.estado,
+                        int(v.parcial),
+                        v.por_registro,
+                        v.por_clave,
+                        v.desde.isoformat() if v.desde else None,
+                    )
                     for r, v in notes.items()
                 ],
-            )  # fmt: skip
+            )
         return len(notes)
 
     # -- reads ----------------------------------------------------------------------------

@@ -14,10 +14,21 @@ from api.store.embedded_ann import MIN_SHARE, AnnIndex
 MATERIA_BITS: dict[str, int] = {
     name: 1 << i
     for i, name in enumerate(
-        ("Administrativa", "Agraria", "Civil", "Común", "Constitucional", "Electoral",
-         "Familiar", "Fiscal", "Laboral", "Mercantil", "Penal")
+        (
+            "Administrativa",
+            "Agraria",
+            "Civil",
+            "Común",
+            "Constitucional",
+            "Electoral",
+            "Familiar",
+            "Fiscal",
+            "Laboral",
+            "Mercantil",
+            "Penal",
+        )
     )
-}  # fmt: skip
+}
 TIPO_CODES = {"Jurisprudencia": 1, "Aislada": 2}
 
 

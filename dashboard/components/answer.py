@@ -23,16 +23,22 @@ def show(result: Mapping[str, Any], state_key: str, question: str = "") -> None:
     _mode(result)
     abstained = bool(result.get("abstained")) or result.get("mode") == "ABSTAINED"
     if abstained:
-        st.info(result.get("abstainReason") or "La API no encontró tesis que respondan a la "
-                "pregunta y prefirió no contestar.", icon=":material/block:")  # fmt: skip
+        st.info(
+            result.get("abstainReason")
+            or "La API no encontró tesis que respondan a la pregunta y prefirió no contestar.",
+            icon=":material/block:",
+        )
     text, phantoms = answer_html(str(result.get("answer") or ""), refs)
     if (result.get("answer") or "").strip():
         st.html(text)
     check = result.get("citationCheck") or {}
     answered = (result.get("answer") or "").strip() and not abstained
     if answered and refs and not check.get("valid", check.get("cited")):
-        st.warning("La respuesta no cita ninguna referencia: verifíquela contra las tesis antes "
-                   "de usarla.", icon=":material/report:")  # fmt: skip
+        st.warning(
+            "La respuesta no cita ninguna referencia: verifíquela contra las tesis antes "
+            "de usarla.",
+            icon=":material/report:",
+        )
     removed = [*phantoms, *(result.get("phantomRemoved") or [])]
     explain.citation_check(result.get("citationCheck"), removed)
     explain.intent_summary(result.get("intent"))
@@ -44,12 +50,22 @@ def show(result: Mapping[str, Any], state_key: str, question: str = "") -> None:
     st.caption("Pulse un [N] de la respuesta o una referencia para abrirla aquí mismo.")
     st.html(references_html(list(refs.values())))
     left, right = st.columns(2)
-    left.download_button("Exportar en Markdown", export.answer_markdown(question, result),
-                         file_name="respuesta.md", mime="text/markdown",
-                         icon=":material/download:", key=f"{state_key}_md")  # fmt: skip
-    right.download_button("Exportar referencias (CSV)", export.references_csv(list(refs.values())),
-                          file_name="referencias.csv", mime="text/csv",
-                          icon=":material/table:", key=f"{state_key}_csv")  # fmt: skip
+    left.download_button(
+        "Exportar en Markdown",
+        export.answer_markdown(question, result),
+        file_name="respuesta.md",
+        mime="text/markdown",
+        icon=":material/download:",
+        key=f"{state_key}_md",
+    )
+    right.download_button(
+        "Exportar referencias (CSV)",
+        export.references_csv(list(refs.values())),
+        file_name="referencias.csv",
+        mime="text/csv",
+        icon=":material/table:",
+        key=f"{state_key}_csv",
+    )
     st.markdown("**Citar, leer el texto completo u opinar**")
     cited = set(check.get("valid") or check.get("cited") or refs)
     references.badge_bar(sorted(refs), state_key, cited)
@@ -61,8 +77,11 @@ def show(result: Mapping[str, Any], state_key: str, question: str = "") -> None:
             explain.discarded_table(result["discarded"], f"{state_key}_discarded")
     if result.get("context") or result.get("systemPrompt"):
         with st.expander("Contexto e instrucciones enviados al modelo"):
-            st.code(f"{result.get('systemPrompt') or ''}\n\n{result.get('context') or ''}",
-                    language=None, wrap_lines=True)  # fmt: skip
+            st.code(
+                f"{result.get('systemPrompt') or ''}\n\n{result.get('context') or ''}",
+                language=None,
+                wrap_lines=True,
+            )
 
 
 def _mode(result: Mapping[str, Any]) -> None:

@@ -11,9 +11,19 @@ import pandas as pd
 from dashboard.formatting import EPOCAS
 
 EPOCA_COLORS = (
-    "#9e9e9e", "#8d6e63", "#795548", "#a1887f", "#6d4c41", "#ffb300",
-    "#fb8c00", "#e53935", "#8e24aa", "#1e88e5", "#00897b", "#43a047",
-)  # fmt: skip
+    "#9e9e9e",
+    "#8d6e63",
+    "#795548",
+    "#a1887f",
+    "#6d4c41",
+    "#ffb300",
+    "#fb8c00",
+    "#e53935",
+    "#8e24aa",
+    "#1e88e5",
+    "#00897b",
+    "#43a047",
+)
 STATUS_COLORS = {"Vigente": "#2e7d32", "No vigente": "#c62828"}
 HEIGHT = 280
 BAR_STEP = 26  # pixels per bar of a horizontal bar chart
@@ -77,10 +87,12 @@ def year_bars(buckets: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
         .encode(
             alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
             alt.Y("count:Q", title="Tesis"),
-            tooltip=[alt.Tooltip("year:Q", title="Año", format="d"),
-                     alt.Tooltip("count:Q", title="Tesis")],
+            tooltip=[
+                alt.Tooltip("year:Q", title="Año", format="d"),
+                alt.Tooltip("count:Q", title="Tesis"),
+            ],
         )
-    )  # fmt: skip
+    )
 
 
 def share_by_year(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
@@ -94,12 +106,14 @@ def share_by_year(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
             alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
             alt.Y("share:Q", title="Proporción de la serie", axis=alt.Axis(format="%")),
             alt.Color("series:N", title="Serie"),
-            tooltip=[alt.Tooltip("series:N", title="Serie"),
-                     alt.Tooltip("year:Q", title="Año", format="d"),
-                     alt.Tooltip("count:Q", title="Tesis"),
-                     alt.Tooltip("share:Q", title="Proporción", format=".1%")],
+            tooltip=[
+                alt.Tooltip("series:N", title="Serie"),
+                alt.Tooltip("year:Q", title="Año", format="d"),
+                alt.Tooltip("count:Q", title="Tesis"),
+                alt.Tooltip("share:Q", title="Proporción", format=".1%"),
+            ],
         )
-    )  # fmt: skip
+    )
 
 
 def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
@@ -169,10 +183,13 @@ def share_lines(df: pd.DataFrame, x: str, title: str) -> alt.Chart:
             alt.X(f"{x}:O", title="Periodo"),
             alt.Y("valor:Q", title="Proporción", axis=alt.Axis(format="%")),
             alt.Color("serie:N", title="Serie"),
-            tooltip=[alt.Tooltip(f"{x}:O", title="Periodo"), "serie:N",
-                     alt.Tooltip("valor:Q", title="Proporción", format=".1%")],
+            tooltip=[
+                alt.Tooltip(f"{x}:O", title="Periodo"),
+                "serie:N",
+                alt.Tooltip("valor:Q", title="Proporción", format=".1%"),
+            ],
         )
-    )  # fmt: skip
+    )
 
 
 def feedback_days(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
@@ -185,10 +202,15 @@ def feedback_days(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
         .encode(
             alt.X("yearmonthdate(dia):T", title="Día", axis=alt.Axis(format="%d/%m/%Y")),
             alt.Y("n:Q", title="Opiniones"),
-            alt.Color("opinion:N", title="Opinión", scale=alt.Scale(
-                domain=["Útil", "No útil"], range=["#2e7d32", "#c62828"])),
-            tooltip=[alt.Tooltip("yearmonthdate(dia):T", title="Día", format="%d/%m/%Y"),
-                     alt.Tooltip("opinion:N", title="Opinión"),
-                     alt.Tooltip("n:Q", title="Opiniones")],
+            alt.Color(
+                "opinion:N",
+                title="Opinión",
+                scale=alt.Scale(domain=["Útil", "No útil"], range=["#2e7d32", "#c62828"]),
+            ),
+            tooltip=[
+                alt.Tooltip("yearmonthdate(dia):T", title="Día", format="%d/%m/%Y"),
+                alt.Tooltip("opinion:N", title="Opinión"),
+                alt.Tooltip("n:Q", title="Opiniones"),
+            ],
         )
-    )  # fmt: skip
+    )

@@ -61,8 +61,12 @@ TEMPORAL = {"earliest": "La más antigua", "latest": "La más reciente", "curren
 
 
 DISCARDED_COLUMNS = [
-    "Registro", "Año", "Regla", "Motivo", "Rubro",
-]  # fmt: skip
+    "Registro",
+    "Año",
+    "Regla",
+    "Motivo",
+    "Rubro",
+]
 RULES_HELP = " · ".join(
     f"{label}: {text}"
     for label, text in CODES.values()
@@ -82,10 +86,15 @@ def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     unique = {(d.get("registro"), d.get("code")): d for d in reversed(list(discarded))}
     discarded = list(reversed(unique.values()))
     rows = [
-        [tesis_url(int(d["registro"])), year(d.get("anio")), code_label(d.get("code")),
-         d.get("reason"), d.get("rubro")]
+        [
+            tesis_url(int(d["registro"])),
+            year(d.get("anio")),
+            code_label(d.get("code")),
+            d.get("reason"),
+            d.get("rubro"),
+        ]
         for d in discarded
-    ]  # fmt: skip
+    ]
     return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)
 
 
@@ -95,8 +104,13 @@ def discarded_table(discarded: Sequence[Mapping[str, Any]] | None, key: str) -> 
     if not discarded:
         st.caption("Ningún resultado descartado.")
         return
-    st.dataframe(discarded_frame(discarded), hide_index=True, key=key, width="stretch",
-                 column_config=DISCARDED_CONFIG)  # fmt: skip
+    st.dataframe(
+        discarded_frame(discarded),
+        hide_index=True,
+        key=key,
+        width="stretch",
+        column_config=DISCARDED_CONFIG,
+    )
 
 
 def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[int]) -> None:

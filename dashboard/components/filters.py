@@ -28,8 +28,10 @@ RECENCY_HELP = (
 def options(stats: Mapping[str, Any] | None) -> dict[str, Any]:
     """Épocas (historical order), materias, tipos and the year range of the corpus."""
     stats = stats or {}
-    epocas = sorted((str(b["key"]) for b in stats.get("byEpoca") or [] if b.get("key")),
-                    key=lambda e: (epoca_order(e), e))  # fmt: skip
+    epocas = sorted(
+        (str(b["key"]) for b in stats.get("byEpoca") or [] if b.get("key")),
+        key=lambda e: (epoca_order(e), e),
+    )
     materias = sorted(str(b["key"]) for b in stats.get("byMateria") or [] if b.get("key"))
     tipos = [str(b["key"]) for b in stats.get("byTipo") or [] if b.get("key")]
     years = [int(b["key"]) for b in stats.get("byYear") or [] if str(b.get("key")).isdigit()]
@@ -51,14 +53,25 @@ def filters(
     first_year, last_year = found["first"], found["last"]
     with st.expander("Filtros", expanded=expanded, icon=":material/filter_alt:"):
         left, right = st.columns(2)
-        materias = left.multiselect("Materias", found["materias"], key=f"{prefix}_materias",
-                                    placeholder="Todas", select_all=False)  # fmt: skip
-        tipo = right.selectbox("Tipo", [ANY, *found["tipos"]], key=f"{prefix}_tipo",
-                               format_func=lambda v: TIPOS.get(v, v))  # fmt: skip
-        epocas = left.multiselect("Épocas", found["epocas"], key=f"{prefix}_epocas",
-                                  placeholder="Todas", select_all=False)  # fmt: skip
-        first, last = right.slider("Años", first_year, last_year, (first_year, last_year),
-                                   key=f"{prefix}_anios")  # fmt: skip
+        materias = left.multiselect(
+            "Materias",
+            found["materias"],
+            key=f"{prefix}_materias",
+            placeholder="Todas",
+            select_all=False,
+        )
+        tipo = right.selectbox(
+            "Tipo",
+            [ANY, *found["tipos"]],
+            key=f"{prefix}_tipo",
+            format_func=lambda v: TIPOS.get(v, v),
+        )
+        epocas = left.multiselect(
+            "Épocas", found["epocas"], key=f"{prefix}_epocas", placeholder="Todas", select_all=False
+        )
+        first, last = right.slider(
+            "Años", first_year, last_year, (first_year, last_year), key=f"{prefix}_anios"
+        )
     chosen: dict[str, Any] = {
         "materias": materias or None,
         "tipo": None if tipo == ANY else tipo,

@@ -59,18 +59,29 @@ def temporal_rows(temporal: Sequence[Mapping[str, Any]], by: str) -> list[dict[s
     flat segment across years without data.
     """
     rows: list[dict[str, Any]] = []
-    years = sorted({int(b["key"]) for s in temporal for b in s.get(by) or []
-                    if str(b.get("key")).isdigit()})  # fmt: skip
+    years = sorted(
+        {int(b["key"]) for s in temporal for b in s.get(by) or [] if str(b.get("key")).isdigit()}
+    )
     for serie in temporal:
         buckets = list(serie.get(by) or [])
         total = sum(int(b.get("count") or 0) for b in buckets) or 1
         name = SERIES.get(str(serie.get("series")), str(serie.get("series")))
-        rows += [{"series": name, "key": b["key"], "count": b["count"],
-                  "share": (b["count"] or 0) / total} for b in buckets]  # fmt: skip
+        rows += [
+            {
+                "series": name,
+                "key": b["key"],
+                "count": b["count"],
+                "share": (b["count"] or 0) / total,
+            }
+            for b in buckets
+        ]
         if by == "byYear" and years:
             have = {str(b["key"]) for b in buckets}
-            rows += [{"series": name, "key": str(y), "count": None, "share": None}
-                     for y in range(years[0], years[-1] + 1) if str(y) not in have]  # fmt: skip
+            rows += [
+                {"series": name, "key": str(y), "count": None, "share": None}
+                for y in range(years[0], years[-1] + 1)
+                if str(y) not in have
+            ]
     return rows
 
 
@@ -99,8 +110,10 @@ SHARE_LABELS = {
 def shares_metrics(shares: Mapping[str, Any]) -> None:
     """Fractions as percentages, counts as counts, labelled in Spanish, on one line."""
     items = [(k, v) for k, v in shares.items() if isinstance(v, int | float) and k != "__typename"]
-    shown = [f"{SHARE_LABELS.get(k, k)}: {pct(v) if isinstance(v, float) else count(v)}"
-             for k, v in items]  # fmt: skip
+    shown = [
+        f"{SHARE_LABELS.get(k, k)}: {pct(v) if isinstance(v, float) else count(v)}"
+        for k, v in items
+    ]
     st.markdown(" · ".join(shown))
 
 
@@ -108,8 +121,15 @@ MATERIA_COLUMNS = ["Materia", "Búsquedas", "Resultados", "Anteriores a la refor
 
 
 def materia_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    data = [[r.get("materia") or "Sin materia", r.get("searches"), r.get("hits"),
-             pct(r.get("preReformShare"))] for r in rows]  # fmt: skip
+    data = [
+        [
+            r.get("materia") or "Sin materia",
+            r.get("searches"),
+            r.get("hits"),
+            pct(r.get("preReformShare")),
+        ]
+        for r in rows
+    ]
     return pd.DataFrame(data, columns=MATERIA_COLUMNS)
 
 
@@ -122,8 +142,9 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
             severity = str(alert.get("severity") or "info")
             times = f" · {count(alert['count'])} veces" if alert.get("count") else ""
             code = alert.get("code")
-            st.markdown(f"{severity_badge(severity)} **{code_label(code)}**{times}",
-                        help=code_help(code))  # fmt: skip
+            st.markdown(
+                f"{severity_badge(severity)} **{code_label(code)}**{times}", help=code_help(code)
+            )
             if alert.get("message"):
                 st.markdown(escape_md(str(alert["message"])))
             st.caption(
@@ -138,10 +159,15 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
 
 def log_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     rows = [
-        [datetime_es(e.get("timestamp")), e.get("question"), e.get("materia") or "—",
-         word(e.get("temporal")), pct(e.get("recencyWeight"), 0)]
+        [
+            datetime_es(e.get("timestamp")),
+            e.get("question"),
+            e.get("materia") or "—",
+            word(e.get("temporal")),
+            pct(e.get("recencyWeight"), 0),
+        ]
         for e in entries
-    ]  # fmt: skip
+    ]
     return pd.DataFrame(rows, columns=LOG_COLUMNS)
 
 
@@ -158,18 +184,28 @@ HIT_CONFIG = {
 
 
 def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    data = [[h.get("rank"), h.get("rankWithoutRecency"), tesis_url(int(h["registro"])),
-             year(h.get("anio")), estado_label(h.get("estado")), pct(h.get("finalScore")),
-             h.get("rubro")]
-            for h in first_per_registro(hits)]  # fmt: skip
+    data = [
+        [
+            h.get("rank"),
+            h.get("rankWithoutRecency"),
+            tesis_url(int(h["registro"])),
+            year(h.get("anio")),
+            estado_label(h.get("estado")),
+            pct(h.get("finalScore")),
+            h.get("rubro"),
+        ]
+        for h in first_per_registro(hits)
+    ]
     return pd.DataFrame(data, columns=HIT_COLUMNS)
 
 
 def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
     """One logged search: how it was read, its hits and discards; feedback per hit."""
-    facts = [f"Tipo: {word(entry.get('kind'))}",
-             f"perfil {word(entry.get('profile'))}",
-             f"peso de la recencia {pct(entry.get('recencyWeight'), 0)}"]  # fmt: skip
+    facts = [
+        f"Tipo: {word(entry.get('kind'))}",
+        f"perfil {word(entry.get('profile'))}",
+        f"peso de la recencia {pct(entry.get('recencyWeight'), 0)}",
+    ]
     if entry.get("route"):
         facts.append(f"ordenación {word(entry['route'])}")
     if entry.get("cutoffYear"):
@@ -183,11 +219,14 @@ def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
     if not hits:
         st.caption("Esta búsqueda no tuvo resultados.")
         return
-    st.dataframe(hits_frame(hits), hide_index=True, key=f"log_hits_{entry['id']}",
-                 column_config=HIT_CONFIG)  # fmt: skip
+    st.dataframe(
+        hits_frame(hits), hide_index=True, key=f"log_hits_{entry['id']}", column_config=HIT_CONFIG
+    )
     for d in entry.get("discarded") or []:
-        st.caption(f"Descartada {d.get('registro')} ({year(d.get('anio'))}): "
-                   f"{code_label(d.get('code'))} — {escape_md(str(d.get('reason') or ''))}")  # fmt: skip
+        st.caption(
+            f"Descartada {d.get('registro')} ({year(d.get('anio'))}): "
+            f"{code_label(d.get('code'))} — {escape_md(str(d.get('reason') or ''))}"
+        )
     if not can_feedback:
         return
     given = {int(f["registro"]): bool(f["useful"]) for f in entry.get("feedback") or []}
@@ -211,11 +250,18 @@ def feedback_summary(summary: Mapping[str, Any]) -> None:
     if not useful + bad:
         st.caption("Sin opiniones en el periodo.")
         return
-    days = [{"dia": d["key"], "opinion": label, "n": int(d[k])}
-            for d in summary.get("byDay") or []
-            for k, label in (("useful", "Útil"), ("notUseful", "No útil"))]  # fmt: skip
+    days = [
+        {"dia": d["key"], "opinion": label, "n": int(d[k])}
+        for d in summary.get("byDay") or []
+        for k, label in (("useful", "Útil"), ("notUseful", "No útil"))
+    ]
     st.altair_chart(charts.feedback_days(days, "Opiniones por día"), key="monitoreo_feedback")
-    rows = [[m.get("key") or "Sin materia", m.get("useful"), m.get("notUseful")]
-            for m in summary.get("byMateria") or []]  # fmt: skip
-    st.dataframe(pd.DataFrame(rows, columns=["Materia", "Útiles", "No útiles"]),
-                 hide_index=True, key="monitoreo_feedback_materia")  # fmt: skip
+    rows = [
+        [m.get("key") or "Sin materia", m.get("useful"), m.get("notUseful")]
+        for m in summary.get("byMateria") or []
+    ]
+    st.dataframe(
+        pd.DataFrame(rows, columns=["Materia", "Útiles", "No útiles"]),
+        hide_index=True,
+        key="monitoreo_feedback_materia",
+    )

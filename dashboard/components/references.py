@@ -76,8 +76,11 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
             _fragment(fragment)
         full = api_status.attempt("Texto completo", client.tesis, registro) or {}
         st.markdown("**Cita (estilo SJF)** · el botón de la esquina la copia")
-        st.code(export.citation({**full, **ref, "instancia": full.get("instancia")}),
-                language=None, wrap_lines=True)  # fmt: skip
+        st.code(
+            export.citation({**full, **ref, "instancia": full.get("instancia")}),
+            language=None,
+            wrap_lines=True,
+        )
         if full.get("texto"):
             with st.expander("Texto completo de la tesis", icon=":material/article:"):
                 if full.get("partial"):
@@ -131,8 +134,9 @@ def hits_as_reference(group: Sequence[Mapping[str, Any]], number: int) -> dict[s
     for hit in group:
         chunk = dict(hit.get("chunk") or {})
         if chunk:
-            fragments.append({**chunk, "chunkIndex": chunk.get("index"),
-                              "similarity": hit.get("similarity")})  # fmt: skip
+            fragments.append(
+                {**chunk, "chunkIndex": chunk.get("index"), "similarity": hit.get("similarity")}
+            )
     return {**group[0], "number": number, "fragments": fragments, "chunkCount": len(group)}
 
 

@@ -13,39 +13,63 @@ from dashboard.components.references import first_per_registro
 from dashboard.formatting import pct, tesis_url, vigencia_short, year
 
 BREAKDOWN_COLUMNS = [
-    "Pos.", "Cambio", "Registro", "Año", "Puntuación final", "Vigencia", "Rubro",
-]  # fmt: skip
+    "Pos.",
+    "Cambio",
+    "Registro",
+    "Año",
+    "Puntuación final",
+    "Vigencia",
+    "Rubro",
+]
 FACTOR_COLUMNS = [
-    "Pos.", "Registro", "Frag.", "Pertinencia", "Similitud", "BM25", "Relevancia",
-    "Factor de recencia", "Factor de época", "Impulso", "Puntuación final",
-]  # fmt: skip
+    "Pos.",
+    "Registro",
+    "Frag.",
+    "Pertinencia",
+    "Similitud",
+    "BM25",
+    "Relevancia",
+    "Factor de recencia",
+    "Factor de época",
+    "Impulso",
+    "Puntuación final",
+]
 LINK = st.column_config.LinkColumn(
-    "Registro", width=70, display_text=r"https://sjf2\.scjn\.gob\.mx/detalle/tesis/(\d+)",
+    "Registro",
+    width=70,
+    display_text=r"https://sjf2\.scjn\.gob\.mx/detalle/tesis/(\d+)",
     help="Abre la tesis en el Semanario Judicial de la Federación",
-)  # fmt: skip
+)
 BREAKDOWN_CONFIG = {
     "Pos.": st.column_config.Column(width=40, help="Posición de la tesis con recencia"),
-    "Cambio": st.column_config.Column(width=55, help="Lo que la recencia mueve la tesis "
-                                      "respecto de su posición sin recencia (peso 0)"),
+    "Cambio": st.column_config.Column(
+        width=55,
+        help="Lo que la recencia mueve la tesis respecto de su posición sin recencia (peso 0)",
+    ),
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
     "Frag.": st.column_config.Column(width=40, help="Fragmentos de la tesis entre los resultados"),
-    "Pertinencia": st.column_config.Column("Pert.", width=55, help="Filtro de pertinencia "
-                                           "(0 a 1): relevancia frente a la mejor candidata; "
-                                           "«fuera de tema» si no lo pasó"),
+    "Pertinencia": st.column_config.Column(
+        "Pert.",
+        width=55,
+        help="Filtro de pertinencia "
+        "(0 a 1): relevancia frente a la mejor candidata; "
+        "«fuera de tema» si no lo pasó",
+    ),
     "Similitud": st.column_config.Column("Simil.", width=60, help="Similitud coseno"),
-    "Relevancia": st.column_config.Column("Relev.", width=60,
-                                          help="Lo que la recencia multiplica"),
+    "Relevancia": st.column_config.Column("Relev.", width=60, help="Lo que la recencia multiplica"),
     "Factor de recencia": st.column_config.Column("F. rec.", width=60, help="Factor de recencia"),
     "Factor de época": st.column_config.Column("F. ép.", width=55, help="Factor de época"),
     "Impulso": st.column_config.Column(width=55, help="Puntuación final / relevancia"),
     "BM25": st.column_config.Column(width=50, help="Puntuación léxica (BM25)"),
     "Puntuación final": st.column_config.Column("Final", width=60),
     "Vigencia": st.column_config.Column(
-        width=100, help="⚠: aviso de la API (véalo en el detalle de la tesis); (parcial): "
-        "texto incompleto en la fuente"),
+        width=100,
+        help="⚠: aviso de la API (véalo en el detalle de la tesis); (parcial): "
+        "texto incompleto en la fuente",
+    ),
     "Rubro": st.column_config.Column(width=180),
-}  # fmt: skip
+}
 _PERCENT = ["Similitud", "Relevancia", "Factor de recencia", "Factor de época", "Puntuación final"]
 
 
@@ -77,10 +101,17 @@ def breakdown_frame(
     for position, group in enumerate(tesis, start=1):
         h = group[0]
         registro = int(h["registro"])
-        rows.append([
-            position, movement(before.get(registro), position), tesis_url(registro),
-            h.get("anio"), h.get("finalScore"), vigencia_cell(h), h.get("rubro"),
-        ])  # fmt: skip
+        rows.append(
+            [
+                position,
+                movement(before.get(registro), position),
+                tesis_url(registro),
+                h.get("anio"),
+                h.get("finalScore"),
+                vigencia_cell(h),
+                h.get("rubro"),
+            ]
+        )
     return pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS)
 
 
@@ -106,12 +137,21 @@ def factors_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
     rows = []
     for group in tesis:
         h = group[0]
-        rows.append([
-            h.get("rank"), tesis_url(int(h["registro"])), len(group), gate_cell(h),
-            h.get("similarity"),
-            h.get("lexicalScore"), h.get("relevance"), h.get("recencyFactor"),
-            h.get("epocaFactor"), h.get("boost"), h.get("finalScore"),
-        ])  # fmt: skip
+        rows.append(
+            [
+                h.get("rank"),
+                tesis_url(int(h["registro"])),
+                len(group),
+                gate_cell(h),
+                h.get("similarity"),
+                h.get("lexicalScore"),
+                h.get("relevance"),
+                h.get("recencyFactor"),
+                h.get("epocaFactor"),
+                h.get("boost"),
+                h.get("finalScore"),
+            ]
+        )
     return pd.DataFrame(rows, columns=FACTOR_COLUMNS)
 
 
@@ -130,10 +170,15 @@ def comparison_from_searches(
 
     def ranked(hits: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [
-            {"registro": h["registro"], "rank": i + 1, "finalScore": h.get("finalScore"),
-             "rubro": h.get("rubro"), "anio": h.get("anio")}
+            {
+                "registro": h["registro"],
+                "rank": i + 1,
+                "finalScore": h.get("finalScore"),
+                "rubro": h.get("rubro"),
+                "anio": h.get("anio"),
+            }
             for i, h in enumerate(first_per_registro(hits))
-        ]  # fmt: skip
+        ]
 
     a, b = ranked(without), ranked(with_recency)
     rank_a = {x["registro"]: x["rank"] for x in a}
@@ -170,10 +215,15 @@ def side_frame(
         reg = int(item["registro"])
         info = titles.get(reg) or {}
         moved = movement(before.get(reg), item.get("rank") if after is None else after.get(reg))
-        rows.append([
-            item.get("rank"), moved, tesis_url(reg), item.get("anio") or info.get("anio"),
-            item.get("finalScore"),
-        ])  # fmt: skip
+        rows.append(
+            [
+                item.get("rank"),
+                moved,
+                tesis_url(reg),
+                item.get("anio") or info.get("anio"),
+                item.get("finalScore"),
+            ]
+        )
     return pd.DataFrame(rows, columns=SIDE_COLUMNS)
 
 
@@ -193,12 +243,23 @@ def show_comparison(compare: Mapping[str, Any], result: Mapping[str, Any]) -> No
     rank_a, rank_b = rank_of(compare["a"]), rank_of(compare["b"])
     left, right = st.columns(2)
     left.markdown("**Sin recencia** (sólo relevancia): cómo la trata la recencia")
-    left.dataframe(side_styler(side_frame(compare["a"], rank_a, rank_b, titles)),
-                   hide_index=True, key="busqueda_side_a", column_config=SIDE_CONFIG)  # fmt: skip
+    left.dataframe(
+        side_styler(side_frame(compare["a"], rank_a, rank_b, titles)),
+        hide_index=True,
+        key="busqueda_side_a",
+        column_config=SIDE_CONFIG,
+    )
     right.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
-    right.dataframe(side_styler(side_frame(compare["b"], rank_a, None, titles)),
-                    hide_index=True, key="busqueda_side_b", column_config=SIDE_CONFIG)  # fmt: skip
+    right.dataframe(
+        side_styler(side_frame(compare["b"], rank_a, None, titles)),
+        hide_index=True,
+        key="busqueda_side_b",
+        column_config=SIDE_CONFIG,
+    )
     cols = st.columns(2)
     cols[0].metric("Entran con recencia", len(compare.get("entered") or []))
-    cols[1].metric("Salen con recencia", len(compare.get("dropped") or []),
-                   help="Incluye las que las reglas de vigencia descartan")  # fmt: skip
+    cols[1].metric(
+        "Salen con recencia",
+        len(compare.get("dropped") or []),
+        help="Incluye las que las reglas de vigencia descartan",
+    )

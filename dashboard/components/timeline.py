@@ -56,8 +56,13 @@ def chart_rows(
 
 def table(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     data = [
-        [date_es(r["fecha"]) if r["fecha_conocida"] else str(r["anio"]), tesis_url(r["registro"]),
-         r["epoca"], r["vigencia"], r["rubro"]]
+        [
+            date_es(r["fecha"]) if r["fecha_conocida"] else str(r["anio"]),
+            tesis_url(r["registro"]),
+            r["epoca"],
+            r["vigencia"],
+            r["rubro"],
+        ]
         for r in rows
-    ]  # fmt: skip
+    ]
     return pd.DataFrame(data, columns=TABLE_COLUMNS)

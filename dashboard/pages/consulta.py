@@ -12,8 +12,9 @@ stats = page.start(
 )
 
 with st.form("consulta_form"):
-    question = st.text_area("Pregunta", key="consulta_question", height=90,
-                            max_chars=MAX_QUESTION_CHARS)  # fmt: skip
+    question = st.text_area(
+        "Pregunta", key="consulta_question", height=90, max_chars=MAX_QUESTION_CHARS
+    )
     chosen = filters.filters("consulta", stats)
     left, right = st.columns(2)
     with left:
@@ -30,8 +31,13 @@ if asked and not question.strip():
     st.warning("Escriba una pregunta.")
 elif asked:
     st.session_state.pop("consulta_ref", None)
-    ask = {"question": question, "filters": chosen, "recencyWeight": weight,
-           "maxReferences": max_refs, "includeSuperseded": superseded}  # fmt: skip
+    ask = {
+        "question": question,
+        "filters": chosen,
+        "recencyWeight": weight,
+        "maxReferences": max_refs,
+        "includeSuperseded": superseded,
+    }
     with st.spinner("Buscando y redactando la respuesta…"):
         result = api_status.attempt("Consulta", client.chat, ask)
     st.session_state["consulta_result"] = result

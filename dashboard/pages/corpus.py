@@ -19,8 +19,9 @@ if stats:
     if stats.get("byEpoca"):
         left.altair_chart(charts.epoca_bar(stats["byEpoca"], "Por época"), key="corpus_epoca")
     if stats.get("byMateria"):
-        right.altair_chart(charts.counts_bar(stats["byMateria"], "Por materia", "Materia"),
-                           key="corpus_materia")  # fmt: skip
+        right.altair_chart(
+            charts.counts_bar(stats["byMateria"], "Por materia", "Materia"), key="corpus_materia"
+        )
     if stats.get("byTipo"):
         left.altair_chart(charts.counts_bar(stats["byTipo"], "Por tipo", "Tipo"), key="corpus_tipo")
     if stats.get("byYear"):
@@ -29,13 +30,17 @@ if stats:
     st.subheader("Huecos de cobertura desde la reforma")
     gaps = stats.get("coverageGaps")
     if gaps:
-        df = pd.DataFrame([[g.get("materia"), year(g.get("cutoffYear")), g.get("countSince")]
-                           for g in gaps], columns=["Materia", "Año de corte", "Tesis desde el corte"])  # fmt: skip
+        df = pd.DataFrame(
+            [[g.get("materia"), year(g.get("cutoffYear")), g.get("countSince")] for g in gaps],
+            columns=["Materia", "Año de corte", "Tesis desde el corte"],
+        )
         zero = "background-color: #ffcdd2; color: #b71c1c; font-weight: 600"
         styled = df.style.map(lambda n: zero if n == 0 else "", subset=["Tesis desde el corte"])
         st.dataframe(styled, hide_index=True, key="corpus_gaps")
-        st.caption("Año de corte: la reforma de cada materia. Sin tesis posteriores (en rojo), el "
-                   "corpus puede no reflejar el derecho vigente: hay que actualizarlo.")  # fmt: skip
+        st.caption(
+            "Año de corte: la reforma de cada materia. Sin tesis posteriores (en rojo), el "
+            "corpus puede no reflejar el derecho vigente: hay que actualizarlo."
+        )
     elif gaps is not None:
         st.success("Sin huecos: todas las materias tienen tesis posteriores a su reforma.")
 
@@ -44,10 +49,14 @@ if stats:
     if ingest:
         st.caption(f"Terminó: {datetime_es(ingest.get('finishedAt'))}")
         rejected, warnings = ingest.get("rejected"), ingest.get("warnings")
-        figures = {"Leídas": ingest.get("read"), "Guardadas": ingest.get("stored"),
-                   "Sin cambios": ingest.get("unchanged"), "Fragmentos": ingest.get("chunks"),
-                   "Rechazadas": len(rejected) if isinstance(rejected, list) else rejected,
-                   "Advertencias": len(warnings) if isinstance(warnings, list) else warnings}  # fmt: skip
+        figures = {
+            "Leídas": ingest.get("read"),
+            "Guardadas": ingest.get("stored"),
+            "Sin cambios": ingest.get("unchanged"),
+            "Fragmentos": ingest.get("chunks"),
+            "Rechazadas": len(rejected) if isinstance(rejected, list) else rejected,
+            "Advertencias": len(warnings) if isinstance(warnings, list) else warnings,
+        }
         shown = [(k, v) for k, v in figures.items() if v is not None]
         for column, (label, value) in zip(st.columns(len(shown)), shown, strict=True):
             column.metric(label, count(value))

@@ -12,14 +12,21 @@ stats = page.start(
 )
 
 with st.form("tiempo_form"):
-    query = st.text_input("Consulta (opcional: sin consulta se usan sólo los filtros)",
-                          key="tiempo_query", max_chars=2000)  # fmt: skip
+    query = st.text_input(
+        "Consulta (opcional: sin consulta se usan sólo los filtros)",
+        key="tiempo_query",
+        max_chars=2000,
+    )
     chosen = filters.filters("tiempo", stats, expanded=True)
     left, right = st.columns(2)
     limit = left.number_input("Tesis como máximo", 5, 200, 50, 5, key="tiempo_limit")
-    order = right.radio("Orden", ["ASC", "DESC"], horizontal=True, key="tiempo_order",
-                        format_func={"ASC": "Más antiguas primero",
-                                     "DESC": "Más recientes primero"}.get)  # fmt: skip
+    order = right.radio(
+        "Orden",
+        ["ASC", "DESC"],
+        horizontal=True,
+        key="tiempo_order",
+        format_func={"ASC": "Más antiguas primero", "DESC": "Más recientes primero"}.get,
+    )
     shown = st.form_submit_button("Mostrar", type="primary", key="tiempo_show")
 
 if shown:
@@ -30,10 +37,13 @@ if shown:
         which = "earliest" if order == "ASC" else "latest"
         ask = {"query": query, "filters": chosen, "topK": min(int(limit), 50)}
         found = api_status.attempt("Búsqueda", client.search, ask)
-        dated = api_status.attempt("Línea de tiempo", client.extreme, which, query, chosen,
-                                   int(limit))  # fmt: skip
-        items = [*((dated or {}).get("hits") or (dated or {}).get("items") or []),
-                 *((found or {}).get("hits") or [])]  # fmt: skip
+        dated = api_status.attempt(
+            "Línea de tiempo", client.extreme, which, query, chosen, int(limit)
+        )
+        items = [
+            *((dated or {}).get("hits") or (dated or {}).get("items") or []),
+            *((found or {}).get("hits") or []),
+        ]
         st.session_state["tiempo_items"] = items if found is not None else None
         st.session_state["tiempo_sort"] = order
         st.session_state["tiempo_total"] = None
@@ -52,15 +62,21 @@ if items:
     about = f" sobre «{escape_md(asked)}»" if asked else " bajo los filtros"
     st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else "") + about)
     st.altair_chart(charts.timeline(rows), key="tiempo_chart")
-    st.dataframe(timeline.table(rows), hide_index=True, key="tiempo_table",
-                 column_config=timeline.TABLE_CONFIG)  # fmt: skip
+    st.dataframe(
+        timeline.table(rows),
+        hide_index=True,
+        key="tiempo_table",
+        column_config=timeline.TABLE_CONFIG,
+    )
 elif items is not None:
     st.info("Ninguna tesis coincide.")
 
 st.subheader("Atajos")
 st.caption("La tesis más antigua o más reciente sobre la consulta (o bajo los filtros).")
-SHORTCUTS = {"earliest": ("La más antigua", ":material/first_page:"),
-             "latest": ("La más reciente", ":material/last_page:")}  # fmt: skip
+SHORTCUTS = {
+    "earliest": ("La más antigua", ":material/first_page:"),
+    "latest": ("La más reciente", ":material/last_page:"),
+}
 with st.container(horizontal=True):
     clicked = {
         w: st.button(label, key=f"tiempo_{w}", icon=icon) for w, (label, icon) in SHORTCUTS.items()
@@ -72,5 +88,6 @@ for which, (label, _) in SHORTCUTS.items():
     if hits := st.session_state.get(f"tiempo_{which}_hits"):
         st.markdown(f"**{label}**")
         frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))
-        st.dataframe(frame, hide_index=True, key=f"tiempo_{which}_table",
-                     column_config=timeline.TABLE_CONFIG)  # fmt: skip
+        st.dataframe(
+            frame, hide_index=True, key=f"tiempo_{which}_table", column_config=timeline.TABLE_CONFIG
+        )

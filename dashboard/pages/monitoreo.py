@@ -11,8 +11,9 @@ from dashboard.spanish import word
 page.start("Monitoreo")
 WINDOWS = {24: "Últimas 24 horas", 168: "Últimos 7 días", 720: "Últimos 30 días"}
 left, right = st.columns([3, 1], vertical_alignment="bottom")
-hours = left.selectbox("Periodo", list(WINDOWS), index=1, key="monitoreo_window",
-                       format_func=WINDOWS.get)  # fmt: skip
+hours = left.selectbox(
+    "Periodo", list(WINDOWS), index=1, key="monitoreo_window", format_func=WINDOWS.get
+)
 with right:
     api_status.refresh_button("monitoreo_refresh")
 
@@ -22,15 +23,17 @@ if "searches" in data:
     cols[0].metric("Búsquedas y consultas", count(data.get("searches")))
     cols[1].metric("Resultados mostrados", count(data.get("hits")))
     health = data.get("logHealth") or {}
-    cols[2].metric("Registro de búsquedas", word(health.get("status")),
-                   help=health.get("lastError") or None)  # fmt: skip
+    cols[2].metric(
+        "Registro de búsquedas", word(health.get("status")), help=health.get("lastError") or None
+    )
     if data.get("truncated"):
         st.caption("El periodo tiene más entradas de las leídas; las cifras son parciales.")
 st.subheader("Distribución del impulso por recencia")
 bins = monitoring.histogram_rows(data.get("boostHistogram") or [])
 if bins:
-    st.altair_chart(charts.histogram(bins, "Impulso = puntuación final / relevancia"),
-                    key="monitoreo_boost")  # fmt: skip
+    st.altair_chart(
+        charts.histogram(bins, "Impulso = puntuación final / relevancia"), key="monitoreo_boost"
+    )
 else:
     st.caption("Sin búsquedas en el periodo.")
 st.subheader("Distribución temporal: recuperadas, citadas y corpus")
@@ -50,8 +53,9 @@ st.subheader("Fuentes anteriores a la reforma o superadas")
 shares = data.get("shares")
 frame, period = monitoring.shares_frame(shares)
 if frame is not None and period is not None:
-    st.altair_chart(charts.share_lines(frame, period, "Proporción en el tiempo"),
-                    key="monitoreo_shares")  # fmt: skip
+    st.altair_chart(
+        charts.share_lines(frame, period, "Proporción en el tiempo"), key="monitoreo_shares"
+    )
 elif isinstance(shares, dict):
     monitoring.shares_metrics(shares)
     st.caption("Proporciones del periodo elegido; cambie el periodo para compararlas.")
@@ -68,12 +72,21 @@ if summary is not None:
 st.subheader("Búsquedas recientes")
 entries = api_status.attempt("Registro de búsquedas", client.search_log, 50) or []
 if entries:
-    st.dataframe(monitoring.log_frame(entries), hide_index=True, key="monitoreo_log",
-                 column_config=monitoring.LOG_CONFIG)  # fmt: skip
+    st.dataframe(
+        monitoring.log_frame(entries),
+        hide_index=True,
+        key="monitoreo_log",
+        column_config=monitoring.LOG_CONFIG,
+    )
     by_id = {str(e["id"]): e for e in entries}
-    chosen = st.selectbox("Ver detalle de", list(by_id), key="monitoreo_entry",
-                          format_func=lambda i: f"{datetime_es(by_id[i].get('timestamp'))} — "
-                          f"{by_id[i].get('question')}")  # fmt: skip
+    chosen = st.selectbox(
+        "Ver detalle de",
+        list(by_id),
+        key="monitoreo_entry",
+        format_func=lambda i: (
+            f"{datetime_es(by_id[i].get('timestamp'))} — {by_id[i].get('question')}"
+        ),
+    )
     monitoring.drill_down(by_id[chosen], True)
 else:
     st.caption("Aún no hay búsquedas registradas.")

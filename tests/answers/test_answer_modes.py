@@ -15,8 +15,9 @@ QUESTION = "¿Procede la suspensión provisional del acto reclamado?"
 
 
 def test_failed_llm_says_the_model_did_not_answer_and_why() -> None:
-    answer = answer_question(QUESTION, consolidate(three_tesis_hits()),
-                             ScriptedLLM([LLMError("HTTP 503")]))  # fmt: skip
+    answer = answer_question(
+        QUESTION, consolidate(three_tesis_hits()), ScriptedLLM([LLMError("HTTP 503")])
+    )
     assert answer.mode == "EXTRACTIVE"
     first = answer.text.splitlines()[0]
     assert answer.llm_error is not None and answer.llm_error.startswith("error del modelo")
@@ -31,8 +32,12 @@ def test_without_llm_the_header_says_there_is_no_model() -> None:
 
 
 def test_cut_final_sentences_are_never_quoted() -> None:
-    cut = make_hit(1, 0, "La suspensión provisional procede contra el acto. "
-                         "La suspensión provisional del acto reclamado se conced")  # fmt: skip
+    cut = make_hit(
+        1,
+        0,
+        "La suspensión provisional procede contra el acto. "
+        "La suspensión provisional del acto reclamado se conced",
+    )
     text = extractive_answer(QUESTION, consolidate([cut]))
     assert "se conced" not in text
     assert "«La suspensión provisional procede contra el acto.»" in text
@@ -54,10 +59,12 @@ def test_partial_tesis_last_sentence_is_not_quoted() -> None:
 
 
 def test_off_topic_references_are_left_out() -> None:
-    refs = consolidate([
-        make_hit(1, 0, "La suspensión provisional del acto reclamado procede si hay urgencia."),
-        make_hit(2, 0, "El divorcio necesario exige acreditar una causal legal."),
-    ])  # fmt: skip
+    refs = consolidate(
+        [
+            make_hit(1, 0, "La suspensión provisional del acto reclamado procede si hay urgencia."),
+            make_hit(2, 0, "El divorcio necesario exige acreditar una causal legal."),
+        ]
+    )
     text = extractive_answer(QUESTION, refs, scorer=_scorer())
     assert "[1]" in text and "divorcio" not in text
 
@@ -74,10 +81,12 @@ def _scorer():  # type: ignore[no-untyped-def]
 
 def test_the_embedder_breaks_lexical_ties_by_meaning() -> None:
     # Both sentences share one question term; the second also shares the rest of its meaning.
-    refs = consolidate([
-        make_hit(1, 0, "La provisional designación del juez no depende de la parte quejosa."),
-        make_hit(2, 0, "La suspensión provisional del acto reclamado procede con urgencia."),
-    ])  # fmt: skip
+    refs = consolidate(
+        [
+            make_hit(1, 0, "La provisional designación del juez no depende de la parte quejosa."),
+            make_hit(2, 0, "La suspensión provisional del acto reclamado procede con urgencia."),
+        ]
+    )
     text = extractive_answer(QUESTION, refs, max_sentences=1, scorer=_scorer())
     assert "[2]" in text and "designación" not in text
 

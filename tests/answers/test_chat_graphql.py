@@ -35,9 +35,10 @@ def stream(services: Services) -> list[dict[str, Any]]:
     async def run() -> list[dict[str, Any]]:
         events = []
         result = await schema.subscribe(
-            STREAM, variable_values={"input": {"question": QUESTION}},
+            STREAM,
+            variable_values={"input": {"question": QUESTION}},
             context_value=context_for(services),
-        )  # fmt: skip
+        )
         async for item in result:  # type: ignore[union-attr]
             assert item.errors is None, item.errors
             events.append(item.data["chatStream"])
@@ -47,8 +48,9 @@ def stream(services: Services) -> list[dict[str, Any]]:
 
 
 def test_chat_and_chat_stream_end_in_the_same_mode(bundled: Services) -> None:
-    chat = run_query(with_llm(bundled, ScriptedLLM([PHANTOM_ONLY])), CHAT,
-                     input={"question": QUESTION})["chat"]  # fmt: skip
+    chat = run_query(
+        with_llm(bundled, ScriptedLLM([PHANTOM_ONLY])), CHAT, input={"question": QUESTION}
+    )["chat"]
     events = stream(with_llm(bundled, ScriptedLLM([PHANTOM_ONLY])))
     done = events[-1]
     assert chat["mode"] == done["mode"] == "EXTRACTIVE"
@@ -59,8 +61,11 @@ def test_chat_and_chat_stream_end_in_the_same_mode(bundled: Services) -> None:
 
 
 def test_uncited_answer_warns_in_the_payload(bundled: Services) -> None:
-    chat = run_query(with_llm(bundled, ScriptedLLM(["La suspensión procede siempre."])), CHAT,
-                     input={"question": QUESTION})["chat"]  # fmt: skip
+    chat = run_query(
+        with_llm(bundled, ScriptedLLM(["La suspensión procede siempre."])),
+        CHAT,
+        input={"question": QUESTION},
+    )["chat"]
     assert chat["mode"] == "RAG"
     assert any("no cita ninguna referencia" in w for w in chat["warnings"])
     ref = chat["references"][0]

@@ -15,14 +15,17 @@ from api.settings import Settings
 
 def test_defaults_match_the_documented_factors() -> None:
     factors = EpocaFactors()
-    assert [factors.default_factor(e) for e in ("Décima Época", "Novena Época",
-            "Octava Época", "Quinta Época", "")] == [1.0, 0.9, 0.8, 0.75, 1.0]  # fmt: skip
+    assert [
+        factors.default_factor(e)
+        for e in ("Décima Época", "Novena Época", "Octava Época", "Quinta Época", "")
+    ] == [1.0, 0.9, 0.8, 0.75, 1.0]
     assert factors.seed_factor("Duodécima Época") == 2.0 and factors.seed_factor("") == 1.0
 
 
 def test_settings_json_changes_the_factor_a_hit_gets() -> None:
-    settings = Settings(epoca_factors={"Novena Época": 0.5, "older": 0.4},
-                        seed_epoca_factors={"10": 3.0})  # fmt: skip
+    settings = Settings(
+        epoca_factors={"Novena Época": 0.5, "older": 0.4}, seed_epoca_factors={"10": 3.0}
+    )
     config = SearchConfig.from_settings(settings)
     novena = breakdown(0.8, 2000, "Novena Época", 1.0, relevance=1.0, epocas=config.epocas)
     quinta = breakdown(0.8, 1950, "Quinta Época", 1.0, relevance=1.0, epocas=config.epocas)

@@ -26,8 +26,18 @@ from tests.fakes import ScriptedLLM
 REPOS = Path(__file__).resolve().parents[2] / "data" / "eval" / "generic" / "repos.jsonl"
 OLDEST_CREATED, NEWEST_CREATED = 963916, 718437
 LATEST_PUSHED, EARLIEST_PUSHED = 859935, 281718
-LEGAL_WORDS = ("época", "tipo:", "vigencia", "scjn", "tesis", "jurisprudencia", "semanario",
-               "registro", "materia", "suprema corte")  # fmt: skip
+LEGAL_WORDS = (
+    "época",
+    "tipo:",
+    "vigencia",
+    "scjn",
+    "tesis",
+    "jurisprudencia",
+    "semanario",
+    "registro",
+    "materia",
+    "suprema corte",
+)
 
 
 @pytest.fixture(scope="module")
@@ -149,9 +159,14 @@ def test_timeline_items_carry_typed_extra_fields_and_echo_the_order(repos: Servi
     assert extra["stars"]["type"] == "int" and isinstance(extra["stars"]["intValue"], int)
     assert extra["language"]["type"] == "string" and extra["language"]["stringValue"]
     assert extra["description"]["type"] == "string"
-    assert extra["pushed_at"] == {"key": "pushed_at", "type": "date", "text": "2026-10-30",
-                                  "intValue": None, "stringValue": None,
-                                  "dateValue": "2026-10-30"}  # fmt: skip
+    assert extra["pushed_at"] == {
+        "key": "pushed_at",
+        "type": "date",
+        "text": "2026-10-30",
+        "intValue": None,
+        "stringValue": None,
+        "dateValue": "2026-10-30",
+    }
     asc = run_query(repos, TIMELINE, input={"order": "ASC", "limit": 1})["timeline"]
     assert asc["order"] == "ASC" and asc["items"][0]["registro"] == OLDEST_CREATED
 

@@ -10,9 +10,15 @@ from tests.judge.test_llm_judge import QUERY, entry, hits, spans
 
 
 def test_one_bad_entry_is_skipped_with_a_warning_and_the_rest_used() -> None:
-    reply = {"reranked": [entry(2006225, 5, 7, 0.9), {"registro": 2006225, "startLine": 1},
-                          {"relevancia": 0.7, "startLine": 1, "endLine": 1},
-                          entry(160584, 1, 1, 0.4)], "summary": "s"}  # fmt: skip
+    reply = {
+        "reranked": [
+            entry(2006225, 5, 7, 0.9),
+            {"registro": 2006225, "startLine": 1},
+            {"relevancia": 0.7, "startLine": 1, "endLine": 1},
+            entry(160584, 1, 1, 0.4),
+        ],
+        "summary": "s",
+    }
     result = LLMJudge(ScriptedLLM([json.dumps(reply)])).judge(QUERY, hits())
     assert result.error is None
     assert spans(result)[:2] == [(2006225, 5, 7), (160584, 1, 1)]
@@ -34,9 +40,19 @@ def test_prompt_shows_each_fragments_original_score() -> None:
 
 
 def test_variant_without_summary_asks_for_none_and_still_names_best_fragments() -> None:
-    llm = ScriptedLLM([json.dumps({"reranked": [entry(2006225, 1, 2, 0.3),
-                                                entry(2006225, 5, 7, 0.8),
-                                                entry(160584, 1, 1, 0.5)]})])  # fmt: skip
+    llm = ScriptedLLM(
+        [
+            json.dumps(
+                {
+                    "reranked": [
+                        entry(2006225, 1, 2, 0.3),
+                        entry(2006225, 5, 7, 0.8),
+                        entry(160584, 1, 1, 0.5),
+                    ]
+                }
+            )
+        ]
+    )
     result = LLMJudge(llm).judge(QUERY, hits(), summary=False)
     system = llm.last_messages[0]["content"]
     assert '"summary"' not in system and "No incluyas summary" in system
@@ -49,8 +65,13 @@ def test_variant_without_summary_asks_for_none_and_still_names_best_fragments() 
 
 
 def test_summary_variant_puts_the_models_paragraph_first() -> None:
-    llm = ScriptedLLM([json.dumps({"reranked": [entry(2006225, 5, 7, 0.8)],
-                                   "summary": "El fragmento 5-7 responde."})])  # fmt: skip
+    llm = ScriptedLLM(
+        [
+            json.dumps(
+                {"reranked": [entry(2006225, 5, 7, 0.8)], "summary": "El fragmento 5-7 responde."}
+            )
+        ]
+    )
     result = LLMJudge(llm).judge(QUERY, hits())
     assert '"summary"' in llm.last_messages[0]["content"]
     assert result.summary.startswith("El fragmento 5-7 responde. Mejor fragmento de cada tesis")

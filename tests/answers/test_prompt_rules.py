@@ -11,17 +11,36 @@ from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.references import consolidate
 from tests.fakes import make_hit
 
-LEGAL_WORDS = ("época", "tipo", "vigencia", "scjn", "tesis", "jurisprudencia", "semanario",
-               "registro", "materia", "suprema corte", "aislada")  # fmt: skip
+LEGAL_WORDS = (
+    "época",
+    "tipo",
+    "vigencia",
+    "scjn",
+    "tesis",
+    "jurisprudencia",
+    "semanario",
+    "registro",
+    "materia",
+    "suprema corte",
+    "aislada",
+)
 
 
 def mixed_refs():  # type: ignore[no-untyped-def]
-    return consolidate([
-        make_hit(2006225, 0, "Nuevo criterio.", anio=2014, tipo="Jurisprudencia"),
-        make_hit(160584, 0, "Criterio anterior.", anio=2011, tipo="Aislada",
-                 status=Validity("superada", por_registro=2006225, desde=date(2014, 4, 28))),
-        make_hit(250001, 0, "Criterio antiguo.", anio=1988, tipo="Jurisprudencia"),
-    ])  # fmt: skip
+    return consolidate(
+        [
+            make_hit(2006225, 0, "Nuevo criterio.", anio=2014, tipo="Jurisprudencia"),
+            make_hit(
+                160584,
+                0,
+                "Criterio anterior.",
+                anio=2011,
+                tipo="Aislada",
+                status=Validity("superada", por_registro=2006225, desde=date(2014, 4, 28)),
+            ),
+            make_hit(250001, 0, "Criterio antiguo.", anio=1988, tipo="Jurisprudencia"),
+        ]
+    )
 
 
 def test_prompt_asks_to_compare_dates_name_contradictions_and_trace_the_evolution() -> None:
@@ -39,9 +58,12 @@ def test_prompt_asks_to_compare_dates_name_contradictions_and_trace_the_evolutio
 def test_prompt_lists_the_source_hierarchy_in_order() -> None:
     prompt = build_system_prompt(mixed_refs())
     hierarchy = prompt[prompt.index("Jerarquía de fuentes") :]
-    steps = ["Jurisprudencia reciente", "Tesis aislada reciente",
-             "Jurisprudencia antigua, solo si no hay un criterio reciente",
-             "Tesis aislada antigua, solo con la advertencia"]  # fmt: skip
+    steps = [
+        "Jurisprudencia reciente",
+        "Tesis aislada reciente",
+        "Jurisprudencia antigua, solo si no hay un criterio reciente",
+        "Tesis aislada antigua, solo con la advertencia",
+    ]
     positions = [hierarchy.index(step) for step in steps]
     assert positions == sorted(positions)
 
@@ -71,10 +93,12 @@ def test_context_shows_final_score_beside_similarity_boost_and_fragment_similari
 
 
 def generic_refs():  # type: ignore[no-untyped-def]
-    refs = consolidate([
-        make_hit(1, 0, "A raffle web app.", anio=2024, epoca="", rubro="raffle"),
-        make_hit(2, 0, "Link checker.", anio=2024, epoca="", rubro="checker"),
-    ])  # fmt: skip
+    refs = consolidate(
+        [
+            make_hit(1, 0, "A raffle web app.", anio=2024, epoca="", rubro="raffle"),
+            make_hit(2, 0, "Link checker.", anio=2024, epoca="", rubro="checker"),
+        ]
+    )
     return [
         replace(refs[0], epoca="", fecha=date(2024, 1, 17), extra=(("language", "Python"),)),
         replace(
@@ -97,8 +121,11 @@ def test_generic_prompt_has_no_legal_words_full_dates_and_the_order() -> None:
 
 def test_generic_prompt_says_nothing_about_order_when_unordered() -> None:
     refs = generic_refs()
-    shuffled = [replace(refs[1], number=1), replace(refs[0], number=2),
-                replace(refs[0], number=3, fecha=date(2024, 12, 1))]  # fmt: skip
+    shuffled = [
+        replace(refs[1], number=1),
+        replace(refs[0], number=2),
+        replace(refs[0], number=3, fecha=date(2024, 12, 1)),
+    ]
     assert "date order" not in build_system_prompt(shuffled)
     newest_first = [replace(refs[1], number=1), replace(refs[0], number=2)]
     assert "newest first" in build_system_prompt(newest_first)

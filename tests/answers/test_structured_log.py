@@ -39,7 +39,10 @@ def test_chat_logs_rerank_and_references_as_json_lines(
     assert len(rerank["discarded"]) == len(result.discarded)
     for logged, discard in zip(rerank["discarded"], result.discarded, strict=True):
         assert (logged["registro"], logged["code"], logged["reason"]) == (
-            discard.hit.registro, discard.code, discard.reason)  # fmt: skip
+            discard.hit.registro,
+            discard.code,
+            discard.reason,
+        )
     assert rerank["sources_after"] == len({h.registro for h in result.hits})
     assert rerank["sources_before"] >= rerank["sources_after"]
     n, m = len(prepared.references), sum(r.chunk_count for r in prepared.references)

@@ -44,8 +44,9 @@ def test_ties_keep_the_defaults() -> None:
 
 def result(before: float, after: float) -> TuneResult:
     fitted = {"Laboral": Fitted("Laboral", 5, HIGH, (0.4, 0.5), (0.8, 0.6))}
-    return TuneResult(5, 2, (D, HIGH), D, fitted, SplitScores(10, before, 0.5),
-                      SplitScores(10, after, 0.5), {})  # fmt: skip
+    return TuneResult(
+        5, 2, (D, HIGH), D, fitted, SplitScores(10, before, 0.5), SplitScores(10, after, 0.5), {}
+    )
 
 
 def test_a_fit_that_lowers_test_current_at_1_is_refused() -> None:
@@ -62,8 +63,9 @@ def test_cli_refuses_to_write_the_snippet(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(tune_module, "tune", lambda *a, **k: result(0.8, 0.6))
     out, doc = tmp_path / "tune.env", tmp_path / "TUNE.md"
     settings = Settings(data_dir=tmp_path / "var")
-    status = main(["tune", "data/eval/queries.jsonl", "-o", str(out), "--report", str(doc)],
-                  settings)  # fmt: skip
+    status = main(
+        ["tune", "data/eval/queries.jsonl", "-o", str(out), "--report", str(doc)], settings
+    )
     assert status == 1 and not out.exists()
     assert "Refused" in doc.read_text(encoding="utf-8")
 
@@ -75,11 +77,20 @@ def test_tune_on_the_bundled_corpus_with_feedback(bundled: Services, tmp_path: P
     small.write_text("".join(json.dumps(x) + "\n" for x in laboral), encoding="utf-8")
     feedback = tmp_path / "feedback.jsonl"
     first = laboral[0]
-    feedback.write_text(json.dumps({"query": first["query"] + " trabajador despido",
-                                    "relevant": first["relevant"], "current": []}) + "\n",
-                        encoding="utf-8")  # fmt: skip
-    got = tune(bundled.search, small, [feedback], weights=(0.0, 0.5, 1.0), alphas=(0.3,),
-               min_questions=2)  # fmt: skip
+    feedback.write_text(
+        json.dumps(
+            {
+                "query": first["query"] + " trabajador despido",
+                "relevant": first["relevant"],
+                "current": [],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    got = tune(
+        bundled.search, small, [feedback], weights=(0.0, 0.5, 1.0), alphas=(0.3,), min_questions=2
+    )
     assert got.feedback_questions == 1
     assert got.dev_questions == sum(x["split"] == "dev" for x in laboral)
     assert got.test_before.questions == sum(x["split"] == "test" for x in laboral)

@@ -90,21 +90,46 @@ def running_stack(
     try:
         api_log = workdir / "api.log"
         with api_log.open("wb") as out:
-            procs.append(subprocess.Popen(
-                [str(BIN / "vigencia"), "serve", "--host", HOST, "--port", str(api_port)],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            ))  # fmt: skip
+            procs.append(
+                subprocess.Popen(
+                    [str(BIN / "vigencia"), "serve", "--host", HOST, "--port", str(api_port)],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            )
         _wait(f"http://{HOST}:{api_port}/health", procs[0], api_log)
         dash_log = workdir / "dashboard.log"
         dash_env = clean_env(VIGENCIA_API_URL=api_url)
         with dash_log.open("wb") as out:
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"),
-                 "--server.headless", "true", "--server.address", HOST,
-                 "--server.port", str(dash_port), "--server.fileWatcherType", "none",
-                 "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"],
-                cwd=ROOT, env=dash_env, stdout=out, stderr=subprocess.STDOUT,
-            ))  # fmt: skip
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "streamlit",
+                        "run",
+                        str(ROOT / "dashboard" / "app.py"),
+                        "--server.headless",
+                        "true",
+                        "--server.address",
+                        HOST,
+                        "--server.port",
+                        str(dash_port),
+                        "--server.fileWatcherType",
+                        "none",
+                        "--browser.gatherUsageStats",
+                        "false",
+                        "--client.toolbarMode",
+                        "viewer",
+                    ],
+                    cwd=ROOT,
+                    env=dash_env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            )
         _wait(f"http://{HOST}:{dash_port}/_stcore/health", procs[1], dash_log)
         yield Stack(api_url=api_url, dashboard_url=f"http://{HOST}:{dash_port}")
     finally:

@@ -16,11 +16,16 @@ from api.core.epocas import (
 @pytest.mark.parametrize(
     ("label", "expected"),
     [
-        ("Décima Época", "Décima Época"), ("decima epoca", "Décima Época"), ("10a.", "Décima Época"),
-        ("11", "Undécima Época"), ("Duodécima Época", "Duodécima Época"), ("Quinta", "Quinta Época"),
-        ("Época Nueva", None), ("13", None),
+        ("Décima Época", "Décima Época"),
+        ("decima epoca", "Décima Época"),
+        ("10a.", "Décima Época"),
+        ("11", "Undécima Época"),
+        ("Duodécima Época", "Duodécima Época"),
+        ("Quinta", "Quinta Época"),
+        ("Época Nueva", None),
+        ("13", None),
     ],
-)  # fmt: skip
+)
 def test_canonical_epoca(label: str, expected: str | None) -> None:
     assert canonical_epoca(label) == expected
 
@@ -28,13 +33,17 @@ def test_canonical_epoca(label: str, expected: str | None) -> None:
 @pytest.mark.parametrize(
     ("day", "expected"),
     [
-        (date(1917, 6, 1), "Quinta Época"), (date(1980, 5, 1), "Séptima Época"),
-        (date(1995, 2, 3), "Octava Época"), (date(1995, 2, 4), "Novena Época"),
-        (date(2011, 10, 4), "Décima Época"), (date(2021, 4, 30), "Décima Época"),
-        (date(2021, 5, 1), "Undécima Época"), (date(2026, 1, 2), "Duodécima Época"),
+        (date(1917, 6, 1), "Quinta Época"),
+        (date(1980, 5, 1), "Séptima Época"),
+        (date(1995, 2, 3), "Octava Época"),
+        (date(1995, 2, 4), "Novena Época"),
+        (date(2011, 10, 4), "Décima Época"),
+        (date(2021, 4, 30), "Décima Época"),
+        (date(2021, 5, 1), "Undécima Época"),
+        (date(2026, 1, 2), "Duodécima Época"),
         (date(1916, 1, 1), None),
     ],
-)  # fmt: skip
+)
 def test_epoca_for_date_uses_real_boundaries(day: date, expected: str | None) -> None:
     assert epoca_for_date(day) == expected
 

@@ -30,9 +30,13 @@ def refs_for(*hits: Hit):  # type: ignore[no-untyped-def]
 def test_picks_the_sentences_that_match_the_question_with_their_numbers() -> None:
     refs = refs_for(
         make_hit(1, 0, "El plazo es de treinta días. Nada que ver aquí con el tema."),
-        make_hit(2, 0, "La suspensión provisional procede contra actos de autoridad. "
-                       "Otra frase sin relación alguna."),
-    )  # fmt: skip
+        make_hit(
+            2,
+            0,
+            "La suspensión provisional procede contra actos de autoridad. "
+            "Otra frase sin relación alguna.",
+        ),
+    )
     text = extractive_answer("¿Cuándo procede la suspensión provisional?", refs, max_sentences=1)
 
     assert text.startswith(f"{HEADER}:")
@@ -42,8 +46,11 @@ def test_picks_the_sentences_that_match_the_question_with_their_numbers() -> Non
 
 
 def test_each_sentence_carries_epoca_year_and_tipo() -> None:
-    refs = refs_for(make_hit(5, 0, "El interés legítimo basta para el amparo.", anio=2014,
-                             tipo="Jurisprudencia"))  # fmt: skip
+    refs = refs_for(
+        make_hit(
+            5, 0, "El interés legítimo basta para el amparo.", anio=2014, tipo="Jurisprudencia"
+        )
+    )
     text = extractive_answer("interés legítimo", refs)
     assert "(Décima Época, 2014, jurisprudencia) [1]" in text
 
@@ -66,16 +73,23 @@ def test_accents_and_stopwords_do_not_matter() -> None:
 
 def test_rubro_is_not_quoted_as_a_sentence() -> None:
     rubro = "SUSPENSIÓN PROVISIONAL. PROCEDE CONTRA ACTOS FUTUROS."
-    refs = refs_for(make_hit(1, 0, f"{rubro}\n\nLa suspensión provisional se concede si hay "
-                                   "apariencia del buen derecho.", rubro=rubro))  # fmt: skip
+    refs = refs_for(
+        make_hit(
+            1,
+            0,
+            f"{rubro}\n\nLa suspensión provisional se concede si hay apariencia del buen derecho.",
+            rubro=rubro,
+        )
+    )
     text = extractive_answer("suspensión provisional", refs)
     assert "«La suspensión provisional se concede" in text
     assert "«SUSPENSIÓN PROVISIONAL" not in text
 
 
 def test_upper_case_organo_lines_are_not_quoted() -> None:
-    refs = refs_for(make_hit(1, 0, "El tribunal resolvió la revisión.\nTRIBUNAL COLEGIADO DEL "
-                                   "DECIMO CIRCUITO."))  # fmt: skip
+    refs = refs_for(
+        make_hit(1, 0, "El tribunal resolvió la revisión.\nTRIBUNAL COLEGIADO DEL DECIMO CIRCUITO.")
+    )
     text = extractive_answer("¿Qué han resuelto los tribunales colegiados?", refs)
     assert "«El tribunal resolvió la revisión.»" in text
     assert "DECIMO CIRCUITO" not in text
@@ -98,9 +112,10 @@ def test_no_references_says_there_is_no_information() -> None:
 
 def test_warns_about_superseded_and_old_sources() -> None:
     superada = Validity("superada", por_registro=2006225, desde=date(2014, 4, 28))
-    refs = refs_for(make_hit(1, 0, "El amparo directo procede contra sentencias.", anio=1975),
-                    make_hit(2, 0, "El amparo directo procede también aquí.", anio=1990,
-                             status=superada))  # fmt: skip
+    refs = refs_for(
+        make_hit(1, 0, "El amparo directo procede contra sentencias.", anio=1975),
+        make_hit(2, 0, "El amparo directo procede también aquí.", anio=1990, status=superada),
+    )
     text = extractive_answer("amparo directo", refs)
     assert "la referencia [2] está superada por 2006225 desde 2014-04-28" in text
     assert "todas las fuentes son anteriores a 2000" in text

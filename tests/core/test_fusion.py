@@ -28,5 +28,6 @@ def test_relative_score_fusion_mixes_normalized_signals() -> None:
 def test_merge_keeps_best_of_each_signal_per_chunk() -> None:
     merged = merge_candidates([cand(1, 0.9, 0.0)], [cand(1, 0.9, 7.0), cand(2, 0.5, 3.0)])
     assert {(c.passage.registro, c.similarity, c.lexical) for c in merged} == {
-        (1, 0.9, 7.0), (2, 0.5, 3.0)
-    }  # fmt: skip
+        (1, 0.9, 7.0),
+        (2, 0.5, 3.0),
+    }

@@ -27,8 +27,13 @@ def test_system_prompt_carries_the_rules() -> None:
     assert "prohibido citar cualquier otro número" in prompt
     assert "únicamente con la información de las referencias" in prompt
     assert "No tengo información sobre" in prompt
-    for rule in ("Duodécima, Undécima y Décima Época", "jurisprudencia", "época y el año",
-                 "anteriores a 2000", "superada"):  # fmt: skip
+    for rule in (
+        "Duodécima, Undécima y Décima Época",
+        "jurisprudencia",
+        "época y el año",
+        "anteriores a 2000",
+        "superada",
+    ):
         assert rule in prompt
 
 
@@ -59,13 +64,32 @@ def test_full_text_prompt_asks_for_a_literal_transcription() -> None:
 
 def test_context_block_per_reference() -> None:
     hits = [
-        make_hit(160584, 0, "Primer fragmento.", anio=2011, tipo="Aislada", similarity=0.83,
-                 final_score=0.7, rubro="CRITERIOS EMITIDOS.", status=SUPERADA,
-                 clave="P. LXVI/2011 (9a.)", materias=("Común", "Constitucional")),
-        make_hit(160584, 1, "Segundo\nfragmento.", anio=2011, tipo="Aislada", similarity=0.81,
-                 final_score=0.65, rubro="CRITERIOS EMITIDOS.", status=SUPERADA),
+        make_hit(
+            160584,
+            0,
+            "Primer fragmento.",
+            anio=2011,
+            tipo="Aislada",
+            similarity=0.83,
+            final_score=0.7,
+            rubro="CRITERIOS EMITIDOS.",
+            status=SUPERADA,
+            clave="P. LXVI/2011 (9a.)",
+            materias=("Común", "Constitucional"),
+        ),
+        make_hit(
+            160584,
+            1,
+            "Segundo\nfragmento.",
+            anio=2011,
+            tipo="Aislada",
+            similarity=0.81,
+            final_score=0.65,
+            rubro="CRITERIOS EMITIDOS.",
+            status=SUPERADA,
+        ),
         make_hit(2006225, 0, "Jurisprudencia nueva.", anio=2014, rubro="CRITERIO NUEVO."),
-    ]  # fmt: skip
+    ]
     context = build_context(consolidate(hits))
 
     first, second = context.split("\n\n")

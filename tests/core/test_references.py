@@ -41,14 +41,23 @@ def test_reference_aggregates_its_chunks() -> None:
 
 def test_reference_carries_metadata_and_status() -> None:
     hit = make_hit(
-        160584, anio=2011, tipo="Aislada", materias=("Común",), clave="P. LXVI/2011 (9a.)",
-        rubro="CRITERIOS EMITIDOS.", status=SUPERADA,
-    )  # fmt: skip
+        160584,
+        anio=2011,
+        tipo="Aislada",
+        materias=("Común",),
+        clave="P. LXVI/2011 (9a.)",
+        rubro="CRITERIOS EMITIDOS.",
+        status=SUPERADA,
+    )
     (ref,) = consolidate([hit])
 
     assert (ref.registro, ref.rubro, ref.epoca, ref.anio, ref.tipo) == (
-        160584, "CRITERIOS EMITIDOS.", "Novena Época", 2011, "Aislada"
-    )  # fmt: skip
+        160584,
+        "CRITERIOS EMITIDOS.",
+        "Novena Época",
+        2011,
+        "Aislada",
+    )
     assert ref.materias == ("Común",)
     assert ref.clave == "P. LXVI/2011 (9a.)"
     assert ref.status == SUPERADA

@@ -235,8 +235,9 @@ def _pairs(*pairs: tuple[int, int]) -> SamePoint:
 
 
 def test_an_old_criterion_goes_only_when_a_newer_one_is_on_the_same_point() -> None:
-    hits = rank([_on_topic(hit(1, 1977, 0.9)), _on_topic(hit(2, 2021, 0.7)),
-                 _on_topic(hit(3, 1980, 0.8))])  # fmt: skip
+    hits = rank(
+        [_on_topic(hit(1, 1977, 0.9)), _on_topic(hit(2, 2021, 0.7)), _on_topic(hit(3, 1980, 0.8))]
+    )
     outcome = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs((1, 2)), top_k=10)
     assert [h.registro for h in outcome.kept] == [2, 3]  # 1 set aside: 2 is on its point
     [gone] = outcome.discarded

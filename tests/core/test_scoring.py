@@ -20,9 +20,12 @@ from api.core.scoring import (
 )
 def test_seed_profile_reproduces_seed_000(similarity: float, year: int, expected: float) -> None:
     result = breakdown(
-        similarity=similarity, year=year, epoca="Undécima Época", recency_weight=0.3,
+        similarity=similarity,
+        year=year,
+        epoca="Undécima Época",
+        recency_weight=0.3,
         profile="seed",
-    )  # fmt: skip
+    )
     assert result.final_score == pytest.approx(expected, abs=5e-4)
     assert result.epoca_factor == 1.8
 
@@ -35,10 +38,13 @@ def test_seed_curve_is_not_monotone_and_default_is() -> None:
 
 @pytest.mark.parametrize("function", ["exp", "gauss", "linear"])
 @given(
-    a=st.floats(1800, 2100), b=st.floats(1800, 2100),
-    floor=st.floats(0.0, 0.9), scale=st.floats(0.5, 60), decay=st.floats(0.05, 0.95),
+    a=st.floats(1800, 2100),
+    b=st.floats(1800, 2100),
+    floor=st.floats(0.0, 0.9),
+    scale=st.floats(0.5, 60),
+    decay=st.floats(0.05, 0.95),
     offset=st.floats(0, 10),
-)  # fmt: skip
+)
 def test_default_recency_is_monotone_and_bounded(
     function: str, a: float, b: float, floor: float, scale: float, decay: float, offset: float
 ) -> None:
@@ -56,13 +62,16 @@ def _candidate(registro: int, year: int, similarity: float, epoca: str = "") -> 
 
 @given(
     st.lists(
-        st.tuples(st.integers(1900, 2026), st.floats(-1, 1), st.sampled_from(
-            ["", "Séptima Época", "Novena Época", "Undécima Época"]
-        )),
-        min_size=1, max_size=30,
+        st.tuples(
+            st.integers(1900, 2026),
+            st.floats(-1, 1),
+            st.sampled_from(["", "Séptima Época", "Novena Época", "Undécima Época"]),
+        ),
+        min_size=1,
+        max_size=30,
     ),
     st.sampled_from(["hybrid", "vector", "lexical"]),
-)  # fmt: skip
+)
 def test_weight_zero_gives_exactly_the_relevance_order(rows, mode) -> None:
     candidates = [_candidate(i, y, s, e) for i, (y, s, e) in enumerate(rows)]
     hits = score_candidates(candidates, 0.0, "default", mode, 0.5)

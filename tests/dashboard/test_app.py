@@ -25,9 +25,12 @@ def test_router_opens_consulta_and_shows_the_api_url(api: FakeApi) -> None:
 def test_router_switches_pages(api: FakeApi) -> None:
     at = AppTest.from_file(str(APP), default_timeout=30)
     at.run()
-    for page, title in (("pages/busqueda.py", "Búsqueda y puntuación"),
-                        ("pages/linea_de_tiempo.py", "Línea de tiempo"),
-                        ("pages/monitoreo.py", "Monitoreo"), ("pages/corpus.py", "Corpus")):  # fmt: skip
+    for page, title in (
+        ("pages/busqueda.py", "Búsqueda y puntuación"),
+        ("pages/linea_de_tiempo.py", "Línea de tiempo"),
+        ("pages/monitoreo.py", "Monitoreo"),
+        ("pages/corpus.py", "Corpus"),
+    ):
         at.switch_page(page)
         at.run()
         assert not at.exception and not at.error, page

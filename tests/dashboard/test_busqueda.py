@@ -62,8 +62,11 @@ def test_a_moved_weight_is_sent(api: FakeApi, page) -> None:
 
 def test_an_input_error_is_spanish_and_clears_nothing_stale(api: FakeApi, page) -> None:
     at = _search(page("busqueda"))
-    api.root["search"] = lambda *a, **k: {"__typename": "InputError", "field": "topK",
-                                         "message": "60 is outside 1..50"}  # fmt: skip
+    api.root["search"] = lambda *a, **k: {
+        "__typename": "InputError",
+        "field": "topK",
+        "message": "60 is outside 1..50",
+    }
     _search(at, "otra consulta", first_run=False)
     assert not at.exception
     assert at.warning[0].value == "Resultados: 60 está fuera del intervalo 1 a 50."
@@ -114,13 +117,20 @@ def test_api_down(api_down, page) -> None:
 
 
 def test_abstention_warning_and_partial_text(api: FakeApi, page) -> None:
-    flagged = {**canned.hit(2, 1, 1), "warning": "criterio anterior a la reforma penal de 2016: "
-               "verifique su vigencia", "partial": True, "onTopic": False, "gate": 0.31}  # fmt: skip
+    flagged = {
+        **canned.hit(2, 1, 1),
+        "warning": "criterio anterior a la reforma penal de 2016: verifique su vigencia",
+        "partial": True,
+        "onTopic": False,
+        "gate": 0.31,
+    }
     api.root["search"] = lambda *a, **k: {
-        **canned.search_payload(), "hits": [flagged], "withoutRecency": [flagged],
+        **canned.search_payload(),
+        "hits": [flagged],
+        "withoutRecency": [flagged],
         "abstained": True,
         "abstainReason": "Ninguna tesis del corpus trata la pregunta; se muestran las más cercanas.",
-    }  # fmt: skip
+    }
     at = _search(page("busqueda"))
     assert not at.exception and not at.error and not api.errors
     assert at.info[0].value.startswith("Ninguna tesis del corpus trata la pregunta")

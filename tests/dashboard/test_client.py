@@ -17,7 +17,9 @@ from tests.dashboard.conftest import API_URL
 from tests.dashboard.fake_api import SCHEMA_FILE, FakeApi
 
 CALLS = {
-    "search": lambda: client.search({"query": "pensión", "topK": 3, "filters": {"materias": ["Civil"]}}),
+    "search": lambda: client.search(
+        {"query": "pensión", "topK": 3, "filters": {"materias": ["Civil"]}}
+    ),
     "tesis": lambda: client.tesis(246545),
     "chat": lambda: client.chat({"question": "¿pensión?", "maxReferences": 3}),
     "chatStream": lambda: list(client.chat_stream({"question": "¿pensión?"})),
@@ -29,7 +31,7 @@ CALLS = {
     "feedback": lambda: client.feedback("log-1", 246545, True, "bien"),
     "corpusStats": lambda: client.corpus_stats(),
     "feedbackSummary": lambda: client.feedback_summary(168),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("root", sorted(queries.ALL))
@@ -37,8 +39,11 @@ def test_each_document_is_valid_against_schema_graphql(root: str) -> None:
     schema = build_schema(SCHEMA_FILE.read_text(encoding="utf-8"))
     document = parse(queries.ALL[root])
     assert validate(schema, document) == []
-    selected = [d.selection_set.selections[0].name.value for d in document.definitions  # type: ignore[attr-defined]
-                if d.kind == "operation_definition"]  # fmt: skip
+    selected = [
+        d.selection_set.selections[0].name.value
+        for d in document.definitions  # type: ignore[attr-defined]
+        if d.kind == "operation_definition"
+    ]
     assert selected == [root]
 
 
@@ -81,13 +86,19 @@ def test_search_payload_is_unwrapped(api: FakeApi) -> None:
 
 
 def test_input_error_and_service_error(api: FakeApi) -> None:
-    api.root["search"] = lambda *a, **k: {"__typename": "InputError", "field": "topK",
-                                         "message": "60 is outside 1..50"}  # fmt: skip
+    api.root["search"] = lambda *a, **k: {
+        "__typename": "InputError",
+        "field": "topK",
+        "message": "60 is outside 1..50",
+    }
     with pytest.raises(client.ApiInputError) as exc:
         client.search({"query": "x"})
     assert (exc.value.field, exc.value.message) == ("topK", "60 is outside 1..50")
-    api.root["search"] = lambda *a, **k: {"__typename": "ServiceError", "service": "store",
-                                         "message": "down"}  # fmt: skip
+    api.root["search"] = lambda *a, **k: {
+        "__typename": "ServiceError",
+        "service": "store",
+        "message": "down",
+    }
     client.clear_cache()
     with pytest.raises(client.ApiServiceError):
         client.search({"query": "y"})

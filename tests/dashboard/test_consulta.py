@@ -36,9 +36,10 @@ def test_inline_links_open_their_reference_in_place(api, page) -> None:
 
 def test_a_superseded_reference_is_marked_on_every_bullet(api, page) -> None:
     api.root["chat"] = lambda info, input: {
-        **canned.CHAT, "answer": "- Primero [3].\n- Segundo [1].\n- Tercero [3][1].",
+        **canned.CHAT,
+        "answer": "- Primero [3].\n- Segundo [1].\n- Tercero [3][1].",
         "citationCheck": {**canned.CHAT["citationCheck"], "valid": [1, 3], "cited": [1, 3]},
-    }  # fmt: skip
+    }
     at = _ask(page("consulta"))
     answer = next(e.proto.body for e in at.get("html") if "vg-answer" in e.proto.body)
     bullets = answer.split("<li>")[1:]
@@ -47,10 +48,14 @@ def test_a_superseded_reference_is_marked_on_every_bullet(api, page) -> None:
 
 
 def test_text_from_the_api_is_never_markup(api, page) -> None:
-    hostile = ("![x](http://evil.example/p.png) [entre](http://evil.example/) "
-               ":red-badge[NO VIGENTE] <img src=http://evil.example/i.png> [1]")  # fmt: skip
-    ref = {**canned.reference(0), "fragments": [{**canned.reference(0)["fragments"][0],
-                                                 "text": hostile}]}  # fmt: skip
+    hostile = (
+        "![x](http://evil.example/p.png) [entre](http://evil.example/) "
+        ":red-badge[NO VIGENTE] <img src=http://evil.example/i.png> [1]"
+    )
+    ref = {
+        **canned.reference(0),
+        "fragments": [{**canned.reference(0)["fragments"][0], "text": hostile}],
+    }
     api.root["chat"] = lambda info, input: {**canned.CHAT, "answer": hostile, "references": [ref]}
     at = _ask(page("consulta"))
     assert not at.exception
@@ -111,11 +116,20 @@ def test_mode_and_citation_check_are_shown(api, page) -> None:
 
 def test_an_answer_citing_nothing_is_flagged(api, page) -> None:
     api.root["chat"] = lambda info, input: {
-        **canned.CHAT, "mode": "FULL_TEXT", "ragUsed": True, "model": "m", "llmError": None,
+        **canned.CHAT,
+        "mode": "FULL_TEXT",
+        "ragUsed": True,
+        "model": "m",
+        "llmError": None,
         "answer": "Texto sin citas.",
-        "citationCheck": {"cited": [], "valid": [], "phantom": [], "uncited": [1, 2, 3],
-                          "coverage": 0.0},
-    }  # fmt: skip
+        "citationCheck": {
+            "cited": [],
+            "valid": [],
+            "phantom": [],
+            "uncited": [1, 2, 3],
+            "coverage": 0.0,
+        },
+    }
     at = _ask(page("consulta"))
     assert "no cita ninguna referencia" in at.warning[0].value
     assert "transcrito por el modelo de lenguaje" in texts(at)
@@ -133,7 +147,7 @@ def test_settings_reach_chat(api, page) -> None:
         "filters": {"materias": ["Civil"]},
         "maxReferences": 5,
         "includeSuperseded": False,
-    }  # fmt: skip  (no recencyWeight: «Automático»)
+    }  # no recencyWeight: «Automático»
     at.select_slider(key="consulta_recency").set_value(0.8)
     at.checkbox(key="consulta_superseded").check()
     _ask(at, first_run=False)
@@ -148,8 +162,11 @@ def test_empty_question_is_not_sent(api, page) -> None:
 
 
 def test_service_failure_is_spanish(api, page) -> None:
-    api.root["chat"] = lambda info, input: {"__typename": "ServiceError", "service": "llm",
-                                            "message": "upstream 500 at http://u:p@h/"}  # fmt: skip
+    api.root["chat"] = lambda info, input: {
+        "__typename": "ServiceError",
+        "service": "llm",
+        "message": "upstream 500 at http://u:p@h/",
+    }
     at = _ask(page("consulta"))
     assert not at.exception
     assert at.error[0].value == (
@@ -165,12 +182,15 @@ def test_api_down(api_down, page) -> None:
 
 def test_an_abstention_is_said_and_not_flagged_as_uncited(api, page) -> None:
     api.root["chat"] = lambda info, input: {
-        **canned.CHAT, "mode": "ABSTAINED", "abstained": True, "references": [],
+        **canned.CHAT,
+        "mode": "ABSTAINED",
+        "abstained": True,
+        "references": [],
         "abstainReason": "Ninguna tesis del corpus responde a la pregunta.",
-        "answer": "No encontré tesis que respondan a la pregunta.", "llmError": None,
-        "citationCheck": {"cited": [], "valid": [], "phantom": [], "uncited": [],
-                          "coverage": 0.0},
-    }  # fmt: skip
+        "answer": "No encontré tesis que respondan a la pregunta.",
+        "llmError": None,
+        "citationCheck": {"cited": [], "valid": [], "phantom": [], "uncited": [], "coverage": 0.0},
+    }
     at = _ask(page("consulta"))
     assert not at.exception and not at.error
     assert at.info[0].value == "Ninguna tesis del corpus responde a la pregunta."
@@ -179,10 +199,15 @@ def test_an_abstention_is_said_and_not_flagged_as_uncited(api, page) -> None:
 
 
 def test_reference_warning_and_partial_text_are_marked(api, page) -> None:
-    warned = {**canned.reference(2), "partial": True,
-              "warning": "criterio anterior a la reforma: verifique su vigencia"}  # fmt: skip
-    api.root["chat"] = lambda info, input: {**canned.CHAT, "references": [
-        canned.reference(0), canned.reference(1), warned]}  # fmt: skip
+    warned = {
+        **canned.reference(2),
+        "partial": True,
+        "warning": "criterio anterior a la reforma: verifique su vigencia",
+    }
+    api.root["chat"] = lambda info, input: {
+        **canned.CHAT,
+        "references": [canned.reference(0), canned.reference(1), warned],
+    }
     at = _ask(page("consulta"))
     html = _html(at)
     assert "criterio anterior a la reforma: verifique su vigencia" in html

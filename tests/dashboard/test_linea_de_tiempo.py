@@ -26,8 +26,12 @@ def test_filters_only_use_the_timeline(api: FakeApi, page) -> None:
     at.run()
     assert not at.exception and not at.error and not api.errors
     (call,) = api.called("timeline")
-    assert call["input"] == {"filters": {"epocas": ["Séptima Época", "Undécima Época"]},
-                             "order": "DESC", "limit": 50, "offset": 0}  # fmt: skip
+    assert call["input"] == {
+        "filters": {"epocas": ["Séptima Época", "Undécima Época"]},
+        "order": "DESC",
+        "limit": 50,
+        "offset": 0,
+    }
 
     (chart,) = charts(at)
     encoding = chart["encoding"]
@@ -45,8 +49,10 @@ def test_filters_only_use_the_timeline(api: FakeApi, page) -> None:
 def test_a_query_is_date_sorted_over_the_whole_set(api: FakeApi, page) -> None:
     """«Más antiguas primero» on a topic adds ``earliest`` (the whole filtered set, on the
     topic) to the top hits, so it starts where «La más antigua» does."""
-    api.root["earliest"] = lambda info, **kw: {**canned.search_payload(), "hits": [
-        {**canned.hit(2, 1, 1), "registro": 1, "anio": 1917, "fecha": "1917-02-05"}]}  # fmt: skip
+    api.root["earliest"] = lambda info, **kw: {
+        **canned.search_payload(),
+        "hits": [{**canned.hit(2, 1, 1), "registro": 1, "anio": 1917, "fecha": "1917-02-05"}],
+    }
     at = _show(page("linea_de_tiempo"), "pensión alimenticia")
     assert not api.called("timeline")
     assert api.called("earliest") == [{"query": "pensión alimenticia", "limit": 50}]

@@ -60,9 +60,13 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
     at.run()
     assert not at.exception and not at.error and not api.errors
     assert api.called("feedback") == [
-        {"logId": "log-1", "registro": 246545, "useful": False,
-         "comment": "La segunda está superada"}
-    ]  # fmt: skip
+        {
+            "logId": "log-1",
+            "registro": 246545,
+            "useful": False,
+            "comment": "La segunda está superada",
+        }
+    ]
     assert "Gracias: opinión registrada (no útil)." in texts(at)
     assert not [b for b in at.button if (b.key or "").startswith("fb_log-1:2031616")]
 

@@ -22,16 +22,34 @@ TAG = re.compile(r"<[^>]+>")
 
 def _strings(at: AppTest) -> list[str]:
     out: list[str] = []
-    for kind in ("markdown", "caption", "info", "warning", "error", "success", "title",
-                 "subheader", "header"):  # fmt: skip
+    for kind in (
+        "markdown",
+        "caption",
+        "info",
+        "warning",
+        "error",
+        "success",
+        "title",
+        "subheader",
+        "header",
+    ):
         out += [str(e.value) for e in at.get(kind)]
     out += [f"{m.label} {m.value} {m.help or ''}" for m in at.metric]
     out += [TAG.sub(" ", e.proto.body) for e in at.get("html")]
     out += [e.proto.label for e in at.get("expander")]
     out += [e.proto.label for e in at.get("download_button")]
-    for widget in (*at.button, *at.selectbox, *at.multiselect, *at.radio, *at.checkbox,
-                   *at.text_input, *at.text_area, *at.slider, *at.select_slider,
-                   *at.number_input):  # fmt: skip
+    for widget in (
+        *at.button,
+        *at.selectbox,
+        *at.multiselect,
+        *at.radio,
+        *at.checkbox,
+        *at.text_input,
+        *at.text_area,
+        *at.slider,
+        *at.select_slider,
+        *at.number_input,
+    ):
         out += [str(widget.label), str(getattr(widget, "help", "") or "")]
         out += [str(o) for o in getattr(widget, "options", [])]
     for frame in at.dataframe:
@@ -69,8 +87,11 @@ def test_no_english_words_or_codes(api: FakeApi, page, name: str) -> None:
 
 
 def test_api_input_errors_are_spanish(api: FakeApi, page) -> None:
-    api.root["search"] = lambda *a, **k: {"__typename": "InputError", "field": "query",
-                                         "message": "5000 characters, at most 2000"}  # fmt: skip
+    api.root["search"] = lambda *a, **k: {
+        "__typename": "InputError",
+        "field": "query",
+        "message": "5000 characters, at most 2000",
+    }
     at = page("busqueda")
     at.run()
     at.text_input(key="busqueda_query").input("x")

@@ -41,9 +41,14 @@ query C($input: ChatInput!) {
 def with_llm(services: Services, llm: ScriptedLLM) -> Services:
     chat = ChatService(services.search, llm, timeout=0.5, max_references=3)
     return Services(
-        services.settings, services.store, services.embedder, services.search, chat,
-        services.judge, llm,
-    )  # fmt: skip
+        services.settings,
+        services.store,
+        services.embedder,
+        services.search,
+        chat,
+        services.judge,
+        llm,
+    )
 
 
 def test_without_llm_answers_are_extractive_and_say_so(bundled: Services) -> None:
@@ -111,9 +116,10 @@ def collect_stream(services: Services, question: str) -> list[dict[str, Any]]:
     async def run() -> list[dict[str, Any]]:
         events = []
         stream = await schema.subscribe(
-            STREAM, variable_values={"input": {"question": question}},
+            STREAM,
+            variable_values={"input": {"question": question}},
             context_value=context_for(services),
-        )  # fmt: skip
+        )
         async for result in stream:  # type: ignore[union-attr]
             assert result.errors is None, result.errors
             events.append(result.data["chatStream"])
@@ -155,9 +161,10 @@ def test_offline_judge_scores_chunks_by_span(bundled: Services) -> None:
     chunks = bundled.store.get_chunks(2006225)
     candidates = [{"registro": 2006225, "chunkIndex": c.index} for c in chunks[:2]]
     data = run_query(
-        bundled, JUDGE,
+        bundled,
+        JUDGE,
         input={"query": "jurisprudencia interamericana vinculante", "candidates": candidates},
-    )["judge"]  # fmt: skip
+    )["judge"]
     assert data["judge"] == "offline" and data["error"] is None
     items = data["items"]
     assert {(i["registro"], i["chunkIndex"]) for i in items} == {(2006225, 0), (2006225, 1)}

@@ -132,9 +132,10 @@ def test_issue_2_question_returns_1970s_and_recent_tesis_each_with_breakdown(
     for hit in shown:
         w = data["recencyWeight"]
         assert hit["finalScore"] == pytest.approx(
-            hit["relevance"] * (1 + (hit["recencyFactor"] - 1) * w)
+            hit["relevance"]
+            * (1 + (hit["recencyFactor"] - 1) * w)
             * (1 + (hit["epocaFactor"] - 1) * w)
-        )  # fmt: skip
+        )
     plain = search(bundled, query=question, topK=10, vigenciaRules=False, recencyWeight=0.2)
     years = [h["anio"] for h in plain["hits"]]
     assert any(1970 <= y < 1980 for y in years) and any(y >= 2010 for y in years), years
@@ -145,10 +146,14 @@ def test_issue_2_question_returns_1970s_and_recent_tesis_each_with_breakdown(
     [
         ("¿Cuál fue el primer criterio sobre la suspensión provisional?", "earliest", "primer"),
         ("What was the earliest ruling on suspensión provisional?", "earliest", "earliest"),
-        ("¿Cuál es el criterio más reciente sobre la suspensión provisional?", "latest", "más reciente"),
+        (
+            "¿Cuál es el criterio más reciente sobre la suspensión provisional?",
+            "latest",
+            "más reciente",
+        ),
         ("latest criterion on suspensión provisional", "latest", "latest"),
     ],
-)  # fmt: skip
+)
 def test_temporal_questions_are_date_sorted_in_both_languages(
     bundled: Services, query: str, kind: str, trigger: str
 ) -> None:
@@ -173,8 +178,10 @@ def test_earliest_is_found_outside_the_vector_top_50() -> None:
     by similarity, yet the date-sorted search over the whole filtered set returns it first."""
     topic = " ".join(f"termino{i}" for i in range(20))
     store = EmbeddedStore(None, dim=512)
-    recent = [good(1000 + i, rubro=f"RUBRO {i}", texto=topic, anio=1990 + i % 35,
-                   epoca=None) for i in range(60)]  # fmt: skip
+    recent = [
+        good(1000 + i, rubro=f"RUBRO {i}", texto=topic, anio=1990 + i % 35, epoca=None)
+        for i in range(60)
+    ]
     oldest = good(1, rubro="RUBRO", texto=f"{topic} adicional", anio=1950, epoca=None)
     source = write_jsonl(Path(tempfile.mkdtemp()) / "t.jsonl", [*recent, oldest])
     embedder = FakeEmbedder(dim=512)
@@ -189,8 +196,9 @@ def test_earliest_is_found_outside_the_vector_top_50() -> None:
 
 
 def test_blend_mode_is_available(bundled: Services) -> None:
-    data = search(bundled, query="la jurisprudencia más reciente sobre interés legítimo",
-                  temporalMode="BLEND")  # fmt: skip
+    data = search(
+        bundled, query="la jurisprudencia más reciente sobre interés legítimo", temporalMode="BLEND"
+    )
     assert data["intent"]["mode"] == "blend"
     assert data["hits"]
 
@@ -219,8 +227,10 @@ def test_timeline_lists_by_date_with_offset(bundled: Services) -> None:
     assert all(i["anio"] >= 2020 for i in recent["items"])
 
 
-@pytest.mark.parametrize(("extra", "field"), [({"limit": 0}, "limit"), ({"limit": 500}, "limit"),
-                                               ({"offset": -1}, "offset")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [({"limit": 0}, "limit"), ({"limit": 500}, "limit"), ({"offset": -1}, "offset")],
+)
 def test_timeline_bounds(bundled: Services, extra: dict, field: str) -> None:
     data = run_query(bundled, TIMELINE, input=extra)["timeline"]
     assert (data["__typename"], data["field"]) == ("InputError", field)

@@ -45,8 +45,20 @@ KEY = "fuzz-key"
 MASKED = "Unexpected error."
 # List fields without an error union report expected failures as coded GraphQL errors.
 TYPED_CODES = {"BAD_USER_INPUT", "SERVICE_UNAVAILABLE"}
-LEAKS = ("Traceback", 'File "', ".py", "sqlite3", "StoreError", "EmbedderError", "RuntimeError",
-         "KeyError", "ValueError", "TypeError", "IndexError", "AttributeError")  # fmt: skip
+LEAKS = (
+    "Traceback",
+    'File "',
+    ".py",
+    "sqlite3",
+    "StoreError",
+    "EmbedderError",
+    "RuntimeError",
+    "KeyError",
+    "ValueError",
+    "TypeError",
+    "IndexError",
+    "AttributeError",
+)
 
 
 def fuzz(examples: int) -> settings:
@@ -62,9 +74,21 @@ def fuzz(examples: int) -> settings:
 # -- JSON scalar values (the mutations' records and notes) ------------------------------------
 
 NAMES = st.sampled_from(
-    ["registro", "rubro", "texto", "anio", "epoca", "tipo", "materias", "fecha_publicacion",
-     "tesis", "estado", "por_registro", "x"]
-) | st.from_regex(r"[_A-Za-z][_0-9A-Za-z]{0,8}", fullmatch=True)  # fmt: skip
+    [
+        "registro",
+        "rubro",
+        "texto",
+        "anio",
+        "epoca",
+        "tipo",
+        "materias",
+        "fecha_publicacion",
+        "tesis",
+        "estado",
+        "por_registro",
+        "x",
+    ]
+) | st.from_regex(r"[_A-Za-z][_0-9A-Za-z]{0,8}", fullmatch=True)
 
 
 def _object(items: list[tuple[str, graphql.ValueNode]]) -> graphql.ObjectValueNode:
@@ -188,13 +212,18 @@ SEARCH = """query Q($q: String!) { search(input: {query: $q}) {
 @pytest.mark.parametrize(
     "body",
     [
-        b'{"query": "{ tesis(registro: 1) { registro } }", "variables": {"n": ' + b"9" * 5000 + b"}}",
-        b'{"query": "{ tesis(registro: 1) { registro } }", "variables": ' + b"[" * 50000 + b"]" * 50000 + b"}",
+        b'{"query": "{ tesis(registro: 1) { registro } }", "variables": {"n": '
+        + b"9" * 5000
+        + b"}}",
+        b'{"query": "{ tesis(registro: 1) { registro } }", "variables": '
+        + b"[" * 50000
+        + b"]" * 50000
+        + b"}",
         b'{"query": "{ tesis(registro: 1) { registro } }"',
         b"\xff\xfe not JSON",
     ],
     ids=["5000-digit number", "nested 50000 deep", "truncated", "not UTF-8"],
-)  # fmt: skip
+)
 def test_malformed_request_bodies_are_400_not_500(reader: TestClient, body: bytes) -> None:
     response = reader.post("/graphql", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 400

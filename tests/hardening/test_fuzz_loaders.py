@@ -42,9 +42,19 @@ FUZZ = settings(
 )
 ORGANO = "PRIMER TRIBUNAL COLEGIADO EN MATERIA CIVIL DEL PRIMER CIRCUITO."
 COLUMNS = [
-    "id", "title", "body", "body_full", "instancia", "epoca", "materias", "tipo",
-    "localizacion_anio", "organo_jurisdiccional", "clave", "fecha_publicacion",
-]  # fmt: skip
+    "id",
+    "title",
+    "body",
+    "body_full",
+    "instancia",
+    "epoca",
+    "materias",
+    "tipo",
+    "localizacion_anio",
+    "organo_jurisdiccional",
+    "clave",
+    "fecha_publicacion",
+]
 BAD_UTF8 = b"\xff\xfe\xc3("  # never valid UTF-8
 BLANKS = ["", " ", "\t", "   \t "]
 
@@ -134,18 +144,41 @@ DEFECTS: list[Callable[[dict[str, Any]], dict[str, Any]]] = [
     _without("rubro"),
     _without("texto"),
     _setting("fecha_publicacion", None, drop="anio"),  # no year at all
-    *[_setting("registro", v) for v in ["12a", -5, 0, "0", 1.5, True, [1], {"r": 1}, 10**12,
-                                        "", None, "1e5", 10**30, "\ud800", "١٢٣٤٥٦٧٨٩٠"]],
+    *[
+        _setting("registro", v)
+        for v in [
+            "12a",
+            -5,
+            0,
+            "0",
+            1.5,
+            True,
+            [1],
+            {"r": 1},
+            10**12,
+            "",
+            None,
+            "1e5",
+            10**30,
+            "\ud800",
+            "١٢٣٤٥٦٧٨٩٠",
+        ]
+    ],
     *[_setting("rubro", v) for v in NOT_TEXT],
     *[_setting("texto", v) for v in NOT_TEXT],
-    *[_setting("anio", v, drop="fecha_publicacion")
-      for v in [1870, 2028, 99999, "20x5", True, 2015.5, 10**20, -2015, "", "²⁰¹⁵"]],
+    *[
+        _setting("anio", v, drop="fecha_publicacion")
+        for v in [1870, 2028, 99999, "20x5", True, 2015.5, 10**20, -2015, "", "²⁰¹⁵"]
+    ],
     *[_setting("fecha_publicacion", v) for v in ["no es fecha", 12345, ["2015"], "2015-13-40"]],
-    *[_setting("fecha_publicacion", v, drop="anio") for v in ["3020-01-01", "1500-06-01", "0002-01-01"]],
+    *[
+        _setting("fecha_publicacion", v, drop="anio")
+        for v in ["3020-01-01", "1500-06-01", "0002-01-01"]
+    ],
     *[_setting("tipo", v) for v in ["Opinión", 7, ["Aislada"]]],
     *[_setting("materias", v) for v in [["Astrología"], 5, {"a": 1}, "Civil|Nada", "Civil|"]],
     *[_setting("epoca", v) for v in ["Vigésima Época", 10, "²", "13", "0a."]],
-]  # fmt: skip
+]
 
 
 @st.composite
@@ -162,13 +195,28 @@ def jsonl_rows(draw: st.DrawFn) -> Row:
         dump = json.dumps(broken, ensure_ascii=draw(st.booleans()))
         return Row(dump.encode("utf-8", "surrogatepass"))  # a raw surrogate is not UTF-8
     line = draw(
-        st.sampled_from([
-            "{" + draw(one_line), dump[:-1], dump + "}", "[" + dump + "]", "null", "true", "42",
-            '"texto suelto"', "NaN", "-Infinity", "1e999", "[]", "\ufeff" + dump,
-            "9" * 5000, '{"registro": ' + "9" * 5000 + "}", "[" * 20000 + "]" * 20000,
-            '{"a": ' * 5000 + "1" + "}" * 5000,
-        ])
-    )  # fmt: skip
+        st.sampled_from(
+            [
+                "{" + draw(one_line),
+                dump[:-1],
+                dump + "}",
+                "[" + dump + "]",
+                "null",
+                "true",
+                "42",
+                '"texto suelto"',
+                "NaN",
+                "-Infinity",
+                "1e999",
+                "[]",
+                "\ufeff" + dump,
+                "9" * 5000,
+                '{"registro": ' + "9" * 5000 + "}",
+                "[" * 20000 + "]" * 20000,
+                '{"a": ' * 5000 + "1" + "}" * 5000,
+            ]
+        )
+    )
     data = line.encode()
     if draw(st.booleans()):  # invalid UTF-8 inside an otherwise valid record
         data = json.dumps(record | {"rubro": "@@"}).encode().replace(b"@@", BAD_UTF8)
@@ -372,18 +420,27 @@ JSONL_FINDINGS: dict[str, tuple[bytes, str]] = {
     "invalid UTF-8": (b'{"registro": 2, "rubro": "\xff\xfe"}', "encoding"),
     "integer beyond the digit limit": (b'{"registro": ' + b"9" * 5000 + b"}", "json"),
     "nested too deeply": (b"[" * 20000 + b"]" * 20000, "json"),
-    "lone surrogate escape": (json.dumps(GOOD | {"registro": 2, "rubro": "R\ud800"}).encode(), "rubro"),
+    "lone surrogate escape": (
+        json.dumps(GOOD | {"registro": 2, "rubro": "R\ud800"}).encode(),
+        "rubro",
+    ),
     "surrogate registro": (json.dumps(GOOD | {"registro": "\udc00"}).encode(), "registro"),
     "year of a future fecha": (
-        json.dumps({k: v for k, v in GOOD.items() if k != "anio"} | {"registro": 2, "fecha_publicacion": "3020-01-01"}).encode(),
+        json.dumps(
+            {k: v for k, v in GOOD.items() if k != "anio"}
+            | {"registro": 2, "fecha_publicacion": "3020-01-01"}
+        ).encode(),
         "fecha_publicacion",
     ),
     "year of an ancient fecha": (
-        json.dumps({k: v for k, v in GOOD.items() if k != "anio"} | {"registro": 2, "fecha_publicacion": "0002-01-01"}).encode(),
+        json.dumps(
+            {k: v for k, v in GOOD.items() if k != "anio"}
+            | {"registro": 2, "fecha_publicacion": "0002-01-01"}
+        ).encode(),
         "fecha_publicacion",
     ),
     "superscript época": (json.dumps(GOOD | {"registro": 2, "epoca": "²"}).encode(), "epoca"),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("finding", list(JSONL_FINDINGS))
@@ -400,8 +457,20 @@ def test_jsonl_findings_are_reported_not_raised(tmp_path: Path, finding: str) ->
 
 
 def csv_row(registro: str, title: str = "RUBRO.") -> list[str]:
-    return [registro, title, "Texto del criterio.", "", "Pleno", "Décima Época", "Común",
-            "Jurisprudencia", "2015", "", "", "01/01/0001 12:00:00"]  # fmt: skip
+    return [
+        registro,
+        title,
+        "Texto del criterio.",
+        "",
+        "Pleno",
+        "Décima Época",
+        "Común",
+        "Jurisprudencia",
+        "2015",
+        "",
+        "",
+        "01/01/0001 12:00:00",
+    ]
 
 
 def test_csv_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:

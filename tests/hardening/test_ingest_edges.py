@@ -23,9 +23,14 @@ from tests.hardening.test_fuzz_loaders import COLUMNS, csv_line, csv_row
 DIM = 32
 TODAY = date(2026, 1, 1)
 GOOD = {
-    "registro": 1, "rubro": "RUBRO.", "texto": "Texto del criterio.", "epoca": "Décima Época",
-    "anio": 2015, "tipo": "Jurisprudencia", "materias": ["Común"],
-}  # fmt: skip
+    "registro": 1,
+    "rubro": "RUBRO.",
+    "texto": "Texto del criterio.",
+    "epoca": "Décima Época",
+    "anio": 2015,
+    "tipo": "Jurisprudencia",
+    "materias": ["Común"],
+}
 
 
 def balanced(report: IngestReport) -> bool:

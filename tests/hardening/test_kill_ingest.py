@@ -91,9 +91,20 @@ def start_ingest(data_dir: Path, corpus: Path, **extra_env: str) -> subprocess.P
     env = {k: v for k, v in os.environ.items() if not k.startswith("VIGENCIA_")}
     env |= {"VIGENCIA_DATA_DIR": str(data_dir), "PYTHONPATH": str(ROOT), **extra_env}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.hardening.test_kill_ingest", "ingest", "--quiet", str(corpus)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "tests.hardening.test_kill_ingest",
+            "ingest",
+            "--quiet",
+            str(corpus),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     STARTED.append(proc)
     return proc
 

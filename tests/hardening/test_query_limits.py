@@ -120,15 +120,25 @@ def test_fragment_cycle_is_refused_not_followed(client: TestClient) -> None:
         ("{ monitoring(windowHours: 8760) { __typename } }", {}, 365),
         ("{ searchLog(limit: 200) { id } }", {}, 200),
         ('{ search(input: {query: "x", topK: 100}) { __typename } }', {}, 110),
-        ("query Q($k: Int!) { search(input: {query: \"x\", topK: $k}) { __typename } }",
-         {"k": 50}, 60),
-        ("query Q($i: SearchInput!) { search(input: $i) { __typename } }",
-         {"i": {"query": "x", "topK": 30}}, 40),
+        (
+            'query Q($k: Int!) { search(input: {query: "x", topK: $k}) { __typename } }',
+            {"k": 50},
+            60,
+        ),
+        (
+            "query Q($i: SearchInput!) { search(input: $i) { __typename } }",
+            {"i": {"query": "x", "topK": 30}},
+            40,
+        ),
         ("query Q($h: Int! = 48) { alerts(windowHours: $h) { code } }", {}, 2),
-        ('{ a: search(input: {query: "x"}) { __typename } b: search(input: {query: "y"}) '
-         "{ __typename } }", {}, 40),
+        (
+            '{ a: search(input: {query: "x"}) { __typename } b: search(input: {query: "y"}) '
+            "{ __typename } }",
+            {},
+            40,
+        ),
     ],
-)  # fmt: skip
+)
 def test_cost_charges_expensive_fields(query: str, variables: dict[str, Any], cost: int) -> None:
     assert measure(parse(query), variables, None).cost == cost
 
@@ -261,14 +271,19 @@ def test_scalar_json_bodies_are_400(client: TestClient, body: str) -> None:
 @pytest.mark.parametrize(
     "message",
     [
-        "null", "42", "[]", '"x"', '{"type": 5}', '{"type": "subscribe"}',
+        "null",
+        "42",
+        "[]",
+        '"x"',
+        '{"type": 5}',
+        '{"type": "subscribe"}',
         '{"type": "subscribe", "id": "1", "payload": 5}',
         '{"type": "subscribe", "id": "1", "payload": {"query": 5}}',
         '{"type": "subscribe", "id": {}, "payload": {"query": "{ __typename }"}}',
         '{"type": "subscribe", "id": "1", "payload": {"query": "{ __typename }", "variables": 3}}',
         '{"type": "connection_init", "payload": 5}',
     ],
-)  # fmt: skip
+)
 def test_malformed_websocket_messages_close_with_4400(client: TestClient, message: str) -> None:
     with client.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
         ws.send_text(json.dumps({"type": "connection_init"}))
@@ -414,8 +429,10 @@ def test_long_token_questions_are_refused_before_embedding(tmp_path: Path, quest
 
 
 def test_lone_surrogate_in_a_search_variable_is_a_client_error(client: TestClient) -> None:
-    body = '{"query": "query S($q: String!) { search(input: {query: $q}) { __typename } }", ' \
-        '"variables": {"q": "amparo \\ud800"}}'  # fmt: skip
+    body = (
+        '{"query": "query S($q: String!) { search(input: {query: $q}) { __typename } }", '
+        '"variables": {"q": "amparo \\ud800"}}'
+    )
     response = client.post("/graphql", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 200
     error = error_of(response.json())
@@ -433,6 +450,10 @@ def test_one_bad_record_in_an_ingest_batch_is_rejected_alone(tmp_path: Path) -> 
     result = response.json()["data"]["ingestTesis"]
     assert (result["read"], result["stored"]) == (3, 2)
     assert result["rejected"] == [
-        {"line": 2, "registro": "802", "field": "organo",
-         "reason": "not valid Unicode (a lone surrogate)"}
-    ]  # fmt: skip
+        {
+            "line": 2,
+            "registro": "802",
+            "field": "organo",
+            "reason": "not valid Unicode (a lone surrogate)",
+        }
+    ]

@@ -121,8 +121,11 @@ def test_bj_csv_export_is_read(tmp_path: Path) -> None:
     assert (report.stored, report.rejected) == (1, [])
     tesis = store.get_tesis([251751])[251751]
     assert (tesis.texto, tesis.precedentes, tesis.anio, tesis.fecha) == (
-        "Texto del criterio.", "Informe 1979.", 1979, None
-    )  # fmt: skip
+        "Texto del criterio.",
+        "Informe 1979.",
+        1979,
+        None,
+    )
     assert tesis.materias == ("Laboral", "Común") and tesis.tipo == "Aislada"
 
 

@@ -46,11 +46,16 @@ def spans(result: JudgeResult) -> list[tuple[int, int, int]]:
 
 
 def test_two_fragments_of_one_tesis_are_matched_by_span_and_scored_apart() -> None:
-    result = judge_with({
-        "reranked": [entry(2006225, 1, 2, 0.2), entry(2006225, 5, 7, 0.9),
-                     entry(160584, 1, 1, 0.5)],
-        "summary": "El fragmento de 2006225, líneas 5-7, responde la consulta.",
-    })  # fmt: skip
+    result = judge_with(
+        {
+            "reranked": [
+                entry(2006225, 1, 2, 0.2),
+                entry(2006225, 5, 7, 0.9),
+                entry(160584, 1, 1, 0.5),
+            ],
+            "summary": "El fragmento de 2006225, líneas 5-7, responde la consulta.",
+        }
+    )
 
     assert result.error is None
     assert result.warnings == []
@@ -68,8 +73,9 @@ def test_two_fragments_of_one_tesis_are_matched_by_span_and_scored_apart() -> No
 
 
 def test_reply_without_lines_falls_back_to_registro_with_a_warning() -> None:
-    result = judge_with({"reranked": [entry(2006225, None, None, 0.6),
-                                      entry(160584, 1, 1, 0.5)], "summary": ""})  # fmt: skip
+    result = judge_with(
+        {"reranked": [entry(2006225, None, None, 0.6), entry(160584, 1, 1, 0.5)], "summary": ""}
+    )
 
     assert result.error is None
     by_span = {(i.registro, i.start_line): i for i in result.items}
@@ -84,8 +90,15 @@ def test_reply_without_lines_falls_back_to_registro_with_a_warning() -> None:
 
 
 def test_span_entries_win_over_a_registro_fallback() -> None:
-    result = judge_with({"reranked": [entry(2006225, 5, 7, 0.9), entry(2006225, None, None, 0.1),
-                                      entry(160584, 1, 1, 0.5)]})  # fmt: skip
+    result = judge_with(
+        {
+            "reranked": [
+                entry(2006225, 5, 7, 0.9),
+                entry(2006225, None, None, 0.1),
+                entry(160584, 1, 1, 0.5),
+            ]
+        }
+    )
     by_span = {(i.registro, i.start_line): i for i in result.items}
     assert by_span[(2006225, 5)].matched_by == "span"
     assert by_span[(2006225, 1)].matched_by == "registro"
@@ -107,11 +120,13 @@ def test_lines_matching_nothing_fall_back_to_registro() -> None:
 
 
 def test_unknown_registros_and_keys_are_ignored_with_warnings() -> None:
-    result = judge_with({
-        "reranked": [entry(999, 1, 1, 1.0), entry(160584, 1, 1, 0.5, confianza="alta")],
-        "summary": "s",
-        "modelo": "x",
-    })  # fmt: skip
+    result = judge_with(
+        {
+            "reranked": [entry(999, 1, 1, 1.0), entry(160584, 1, 1, 0.5, confianza="alta")],
+            "summary": "s",
+            "modelo": "x",
+        }
+    )
 
     assert result.error is None
     assert 999 not in {i.registro for i in result.items}

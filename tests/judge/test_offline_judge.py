@@ -18,9 +18,10 @@ QUERY = "suspensión provisional en el amparo indirecto"
 def test_two_fragments_of_one_tesis_get_different_scores() -> None:
     hits = [
         make_hit(2006225, 0, "Competencia de los tribunales colegiados.", start_line=1),
-        make_hit(2006225, 1, "La suspensión provisional en el amparo indirecto procede.",
-                 start_line=3),
-    ]  # fmt: skip
+        make_hit(
+            2006225, 1, "La suspensión provisional en el amparo indirecto procede.", start_line=3
+        ),
+    ]
     result = OfflineJudge(FakeEmbedder()).judge(QUERY, hits)
 
     assert result.error is None

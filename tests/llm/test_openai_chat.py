@@ -21,8 +21,9 @@ def chat(handler: Handler, **kwargs: Any) -> OpenAIChat:
 
 
 def reply(content: object) -> httpx.Response:
-    return httpx.Response(200, json={"choices": [{"message": {"role": "assistant",
-                                                              "content": content}}]})  # fmt: skip
+    return httpx.Response(
+        200, json={"choices": [{"message": {"role": "assistant", "content": content}}]}
+    )
 
 
 def sse(*events: str) -> httpx.Response:

@@ -55,8 +55,9 @@ class LogContract:
         assert entry is not None
         assert entry.feedback == (Feedback("id-1", 101, False, None, NOW + timedelta(minutes=1)),)
         assert [(f.log_id, f.useful) for f in log.feedback_for(None)] == [
-            ("id-1", False), ("id-0", True)
-        ]  # fmt: skip
+            ("id-1", False),
+            ("id-0", True),
+        ]
         assert [f.log_id for f in log.feedback_for(["id-0"])] == ["id-0"]
         assert log.feedback_for([]) == []
         assert [len(e.feedback) for e in log.recent(5)] == [1, 1]

@@ -36,9 +36,13 @@ def log(settings: Settings) -> EmbeddedSearchLog:
     now = datetime.now(UTC)
     for i in range(3):
         log.append(
-            log_entry([logged_hit(100 + i, 1975 + i)], log_id=f"id-{i}{'x' * 10}",
-                      question=f"pregunta {i}", at=now - timedelta(minutes=i))
-        )  # fmt: skip
+            log_entry(
+                [logged_hit(100 + i, 1975 + i)],
+                log_id=f"id-{i}{'x' * 10}",
+                question=f"pregunta {i}",
+                at=now - timedelta(minutes=i),
+            )
+        )
     log.append(log_entry([], log_id="ancient", question="vieja", at=now - timedelta(days=400)))
     return log
 
@@ -49,8 +53,11 @@ def question_of(line: str) -> str:
 
 
 def test_format_entry_is_one_line() -> None:
-    entry = log_entry([logged_hit(2023871, 2021), logged_hit(166837, 2009, rank=2)],
-                      log_id="0123456789abcdef", question="¿Qué\nrequisitos " + "x" * 100)  # fmt: skip
+    entry = log_entry(
+        [logged_hit(2023871, 2021), logged_hit(166837, 2009, rank=2)],
+        log_id="0123456789abcdef",
+        question="¿Qué\nrequisitos " + "x" * 100,
+    )
     line = format_entry(entry)
     assert "\n" not in line
     assert line.startswith("2025-06-01 12:00:00Z search Laboral")
@@ -76,9 +83,11 @@ def test_tail_follow_prints_only_new_entries() -> None:
     arrivals = [
         [log_entry([], log_id="b", question="segunda", at=NOW)],  # same timestamp as "a"
         [],
-        [log_entry([], log_id="c", question="tercera", at=NOW + timedelta(seconds=5)),
-         log_entry([], log_id="d", question="cuarta", at=NOW + timedelta(seconds=6))],
-    ]  # fmt: skip
+        [
+            log_entry([], log_id="c", question="tercera", at=NOW + timedelta(seconds=5)),
+            log_entry([], log_id="d", question="cuarta", at=NOW + timedelta(seconds=6)),
+        ],
+    ]
 
     def sleep(seconds: float) -> None:
         for entry in arrivals.pop(0):

@@ -135,9 +135,13 @@ def test_corpus_distribution_canonicalizes_epocas() -> None:
 def test_shares_use_all_hits_except_pre_reform() -> None:
     entries = [
         log_entry([logged_hit(1, 1990), logged_hit(2, 2021, rank=2)], cutoff_year=2019),
-        log_entry([logged_hit(3, 1980, estado="superada"), logged_hit(4, 2010)],
-                  log_id="e2", materia=None, cutoff_year=None),
-    ]  # fmt: skip
+        log_entry(
+            [logged_hit(3, 1980, estado="superada"), logged_hit(4, 2010)],
+            log_id="e2",
+            materia=None,
+            cutoff_year=None,
+        ),
+    ]
     s = shares(entries)
     assert (s.hits, s.reform_hits) == (4, 2)
     assert s.pre_2000 == 0.5
@@ -154,8 +158,11 @@ def test_by_materia_breakdown() -> None:
     ]
     laboral, civil = by_materia(entries)
     assert (laboral.materia, laboral.searches, laboral.hits, laboral.pre_reform_share) == (
-        "Laboral", 2, 2, 0.5
-    )  # fmt: skip
+        "Laboral",
+        2,
+        2,
+        0.5,
+    )
     assert (civil.materia, civil.pre_reform_share) == ("Civil", None)
 
 
@@ -169,8 +176,12 @@ def test_inversion_is_detected_in_the_constructed_case_and_not_in_its_mirror() -
     assert inversions(inverted, 0.02) == [(older, newer)]
     assert INVERSION in codes([inverted])
 
-    mirror = log_entry([logged_hit(200, 2020, rank=1, similarity=0.800, boost=0.9),
-                        logged_hit(100, 1995, rank=2, similarity=0.812, boost=0.6)])  # fmt: skip
+    mirror = log_entry(
+        [
+            logged_hit(200, 2020, rank=1, similarity=0.800, boost=0.9),
+            logged_hit(100, 1995, rank=2, similarity=0.812, boost=0.6),
+        ]
+    )
     assert inversions(mirror, 0.02) == []
     assert INVERSION not in codes([mirror])
 
@@ -198,20 +209,27 @@ def test_no_inversion_when_oldest_first_was_asked_for(kwargs) -> None:
 
 
 def test_inversion_compares_tesis_not_chunks() -> None:
-    hits = [logged_hit(100, 1995, rank=1, boost=0.6),
-            logged_hit(100, 1995, rank=2, similarity=0.5, boost=0.6),
-            logged_hit(200, 2020, rank=3, similarity=0.79, boost=0.9)]  # fmt: skip
+    hits = [
+        logged_hit(100, 1995, rank=1, boost=0.6),
+        logged_hit(100, 1995, rank=2, similarity=0.5, boost=0.6),
+        logged_hit(200, 2020, rank=3, similarity=0.79, boost=0.9),
+    ]
     assert [(o.registro, n.registro) for o, n in inversions(log_entry(hits), 0.02)] == [(100, 200)]
 
 
 def test_all_pre_2000_fires_per_search_and_is_info_when_asked_for_old_law() -> None:
     old = [logged_hit(1, 1975), logged_hit(2, 1988, rank=2)]
-    asked = log_entry(old, question="procedimiento en los años setenta",
-                      parameters={"filters": {"anio_max": 1990}})  # fmt: skip
+    asked = log_entry(
+        old,
+        question="procedimiento en los años setenta",
+        parameters={"filters": {"anio_max": 1990}},
+    )
     [alert] = [a for a in detect_alerts([asked], THRESHOLDS, now=NOW) if a.code == ALL_PRE_2000]
     assert (alert.severity, alert.count, alert.examples) == (
-        "info", 1, ("procedimiento en los años setenta",)
-    )  # fmt: skip
+        "info",
+        1,
+        ("procedimiento en los años setenta",),
+    )
     unasked = log_entry(old, log_id="e2", question="otra")
     assert codes([asked, unasked])[ALL_PRE_2000] == "warning"
     assert ALL_PRE_2000 not in codes([log_entry([*old, logged_hit(3, 2001, rank=3)])])
@@ -219,8 +237,14 @@ def test_all_pre_2000_fires_per_search_and_is_info_when_asked_for_old_law() -> N
 
 
 def test_many_pre_reform_above_the_threshold_only() -> None:
-    below = log_entry([logged_hit(1, 2018), logged_hit(2, 2020, rank=2),
-                       logged_hit(3, 2021, rank=3), logged_hit(4, 2022, rank=4)])  # fmt: skip
+    below = log_entry(
+        [
+            logged_hit(1, 2018),
+            logged_hit(2, 2020, rank=2),
+            logged_hit(3, 2021, rank=3),
+            logged_hit(4, 2022, rank=4),
+        ]
+    )
     assert MANY_PRE_REFORM not in codes([below])  # 1/4 = 25 % <= 30 %
     above = log_entry([logged_hit(1, 2018), logged_hit(2, 2010, rank=2)], log_id="e2")
     alerts = detect_alerts([below, above], THRESHOLDS, now=NOW)
@@ -240,8 +264,9 @@ def test_superseded_retrieved_and_cited() -> None:
 def test_coverage_gap_names_the_materia_and_asks_to_update_the_corpus() -> None:
     coverage = [CoverageCount("Fiscal", 2020, 0), CoverageCount("Laboral", 2019, 4)]
     fiscal = log_entry([logged_hit(1, 2015)], materia="Fiscal", cutoff_year=2020)
-    [gap] = [a for a in detect_alerts([fiscal], THRESHOLDS, coverage, now=NOW)
-             if a.code == COVERAGE_GAP]  # fmt: skip
+    [gap] = [
+        a for a in detect_alerts([fiscal], THRESHOLDS, coverage, now=NOW) if a.code == COVERAGE_GAP
+    ]
     assert gap.severity == "critical" and gap.count == 1
     assert "Fiscal" in gap.message and "actualizar la base" in gap.message
     [quiet] = [a for a in detect_alerts([], THRESHOLDS, coverage, now=NOW)]
@@ -251,10 +276,16 @@ def test_coverage_gap_names_the_materia_and_asks_to_update_the_corpus() -> None:
 def test_alerts_carry_first_and_last_seen_and_three_distinct_examples() -> None:
     old = [logged_hit(1, 1975)]
     entries = [
-        log_entry(old, log_id=str(i), question=f"q{i % 4}", at=NOW - timedelta(hours=i),
-                  materia=None, cutoff_year=None)
+        log_entry(
+            old,
+            log_id=str(i),
+            question=f"q{i % 4}",
+            at=NOW - timedelta(hours=i),
+            materia=None,
+            cutoff_year=None,
+        )
         for i in range(6)
-    ]  # fmt: skip
+    ]
     [alert] = detect_alerts(entries, THRESHOLDS, now=NOW)
     assert alert.count == 6
     assert (alert.first_seen, alert.last_seen) == (NOW - timedelta(hours=5), NOW)
@@ -265,8 +296,11 @@ def test_alerts_are_sorted_most_severe_first() -> None:
     lost = logged_hit(1, 1975, estado="superada")
     entries = [log_entry([lost], kind="chat", cited=[1])]
     assert [a.severity for a in detect_alerts(entries, THRESHOLDS, now=NOW)] == [
-        "critical", "warning", "warning", "warning"
-    ]  # fmt: skip
+        "critical",
+        "warning",
+        "warning",
+        "warning",
+    ]
 
 
 @pytest.mark.parametrize("field", ["pre_reform_share", "inversion_gap"])

@@ -46,14 +46,19 @@ def test_counts_by_day_and_materia(tmp_path, recorded: Recorded) -> None:
     summary = summarize(log, 168, now)
     assert (summary.useful, summary.not_useful) == (1, 1)
     days = [(c.key, c.useful, c.not_useful) for c in summary.by_day]
-    assert days == sorted([((now - timedelta(days=2)).date().isoformat(), 0, 1),
-                           ((now - timedelta(hours=1)).date().isoformat(), 1, 0)])  # fmt: skip
+    assert days == sorted(
+        [
+            ((now - timedelta(days=2)).date().isoformat(), 0, 1),
+            ((now - timedelta(hours=1)).date().isoformat(), 1, 0),
+        ]
+    )
     materia = log.get(a).materia or ""  # type: ignore[union-attr]
     assert [(c.key, c.useful, c.not_useful) for c in summary.by_materia] == [(materia, 1, 1)]
 
     ctx = dataclasses.replace(context_for(recorded.services), log=log, recorder=recorder)
-    result = asyncio.run(schema.execute(SUMMARY, variable_values={"hours": 24 * 40},
-                                        context_value=ctx))  # fmt: skip
+    result = asyncio.run(
+        schema.execute(SUMMARY, variable_values={"hours": 24 * 40}, context_value=ctx)
+    )
     assert result.errors is None
     assert result.data["feedbackSummary"]["useful"] == 2  # type: ignore[index]
     bad = asyncio.run(schema.execute(SUMMARY, variable_values={"hours": 0}, context_value=ctx))

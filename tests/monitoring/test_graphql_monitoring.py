@@ -125,9 +125,7 @@ def test_monitoring_sums_match_the_logged_hits(recorded: Recorded) -> None:
     assert temporal["cited"]["total"] == len(recorded.cited)
     assert [s["series"] for s in report["temporalSeries"]] == ["retrieved", "cited", "corpus"]
     assert 0 <= report["shares"]["preBefore2000"] <= 1
-    assert report["logHealth"] == {
-        "status": "ok", "recorded": 20, "failures": 0, "lastError": None
-    }  # fmt: skip
+    assert report["logHealth"] == {"status": "ok", "recorded": 20, "failures": 0, "lastError": None}
     codes = {a["code"]: a for a in report["alerts"]}
     assert OLD_PROCEDURE in codes["ALL_PRE_2000"]["examples"]
     assert codes["ALL_PRE_2000"]["severity"] in ("info", "warning")
@@ -207,9 +205,12 @@ def test_identical_sides_give_tau_one(recorded: Recorded) -> None:
 
 @pytest.mark.parametrize(
     ("extra", "field"),
-    [({"topK": 0}, "topK"), ({"a": {"recencyWeight": 2.0}}, "a.recencyWeight"),
-     ({"query": " "}, "query")],
-)  # fmt: skip
+    [
+        ({"topK": 0}, "topK"),
+        ({"a": {"recencyWeight": 2.0}}, "a.recencyWeight"),
+        ({"query": " "}, "query"),
+    ],
+)
 def test_compare_rankings_input_errors(recorded: Recorded, extra: dict, field: str) -> None:
     variables = {"query": "amparo", **extra}
     result = data(context(recorded), COMPARE, input=variables)["compareRankings"]
@@ -224,9 +225,12 @@ def test_feedback_is_stored_with_the_entry(tmp_path, recorded: Recorded) -> None
     registro = result.hits[0].registro
     stored = data(ctx, FEEDBACK, logId=log_id, registro=registro, useful=True, comment="útil")
     assert stored["feedback"] == {
-        "__typename": "FeedbackResult", "logId": log_id, "registro": registro, "useful": True,
+        "__typename": "FeedbackResult",
+        "logId": log_id,
+        "registro": registro,
+        "useful": True,
         "comment": "útil",
-    }  # fmt: skip
+    }
     [entry] = data(ctx, SEARCH_LOG, limit=1, offset=0)["searchLog"]
     assert entry["feedback"] == [{"registro": registro, "useful": True, "comment": "útil"}]
 
@@ -251,8 +255,10 @@ def test_a_failing_log_is_a_service_error(recorded: Recorded) -> None:
     ctx = context(recorded, DownLog(None))
     report = data(ctx, MONITORING, hours=24)["monitoring"]
     assert report == {
-        "__typename": "ServiceError", "service": "log", "message": "search log unreachable"
-    }  # fmt: skip
+        "__typename": "ServiceError",
+        "service": "log",
+        "message": "search log unreachable",
+    }
     [error] = execute(ctx, SEARCH_LOG, limit=5, offset=0).errors
     assert error.extensions == {"code": "SERVICE_UNAVAILABLE", "service": "log"}
     feedback = data(ctx, FEEDBACK, logId="a", registro=1, useful=True)["feedback"]

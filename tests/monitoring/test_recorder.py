@@ -29,11 +29,20 @@ from tests.monitoring.builders import NOW
 def result() -> SearchResult:
     lost = Validity(estado="superada", por_registro=2023871)
     hits = [
-        make_hit(2023871, 0, anio=2021, similarity=0.9, final_score=0.85, rank=1,
-                 materias=("Laboral",)),
-        make_hit(166837, 1, anio=2009, similarity=0.88, final_score=0.40, rank=2,
-                 materias=("Laboral",), status=lost),
-    ]  # fmt: skip
+        make_hit(
+            2023871, 0, anio=2021, similarity=0.9, final_score=0.85, rank=1, materias=("Laboral",)
+        ),
+        make_hit(
+            166837,
+            1,
+            anio=2009,
+            similarity=0.88,
+            final_score=0.40,
+            rank=2,
+            materias=("Laboral",),
+            status=lost,
+        ),
+    ]
     return SearchResult(
         hits=hits,
         discarded=[Discarded(make_hit(219831, anio=1992), "PRE_REFORM", "1992 < reforma 2019")],
@@ -99,8 +108,10 @@ def test_the_entry_holds_intent_parameters_factors_ranks_and_discards() -> None:
     assert (entry.id, entry.timestamp, entry.kind) == ("id1", NOW, "chat")
     assert entry.question == "requisitos actuales de la representatividad"
     assert (entry.materia, entry.materia_source, entry.temporal) == (
-        "Laboral", "question", "current"
-    )  # fmt: skip
+        "Laboral",
+        "question",
+        "current",
+    )
     assert (entry.route, entry.cutoff_year, entry.rules_applied) == ("relevance", 2019, True)
     assert (entry.profile, entry.recency_weight, entry.mode) == ("seed", 0.3, "hybrid")
     assert entry.parameters == {

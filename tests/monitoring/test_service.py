@@ -39,10 +39,23 @@ class CountingStore:
 @pytest.fixture
 def log() -> EmbeddedSearchLog:
     log = EmbeddedSearchLog(None)
-    log.append(log_entry([logged_hit(1, 2021), logged_hit(2, 1990, rank=2)], log_id="a",
-                         question="Despido  injustificado", cited=[1], kind="chat"))  # fmt: skip
-    log.append(log_entry([logged_hit(1, 2021)], log_id="b", question="despido injustificado",
-                         at=NOW + timedelta(minutes=1)))  # fmt: skip
+    log.append(
+        log_entry(
+            [logged_hit(1, 2021), logged_hit(2, 1990, rank=2)],
+            log_id="a",
+            question="Despido  injustificado",
+            cited=[1],
+            kind="chat",
+        )
+    )
+    log.append(
+        log_entry(
+            [logged_hit(1, 2021)],
+            log_id="b",
+            question="despido injustificado",
+            at=NOW + timedelta(minutes=1),
+        )
+    )
     log.append(log_entry([logged_hit(3, 1975)], log_id="c", question="otra pregunta"))
     return log
 
@@ -51,17 +64,22 @@ def test_coverage_counts_each_materia_from_its_cutoff() -> None:
     store = CountingStore({"Laboral": 4})
     counts = service.coverage_counts(store, {"Laboral": 2019, "fiscal": 2020})  # type: ignore[arg-type]
     assert [(c.materia, c.cutoff, c.count) for c in counts] == [
-        ("Laboral", 2019, 4), ("Fiscal", 2020, 0)
-    ]  # fmt: skip
+        ("Laboral", 2019, 4),
+        ("Fiscal", 2020, 0),
+    ]
     assert store.calls[1] == ("materias", Filters(materias=("Fiscal",), anio_min=2020))
 
 
 def test_report_over_a_fake_store(log: EmbeddedSearchLog) -> None:
     store = CountingStore({"Laboral": 4})
     report = service.monitoring_report(
-        log, store, 24, MonitoringThresholds(), {"Laboral": 2019, "Fiscal": 2020},  # type: ignore[arg-type]
+        log,
+        store,
+        24,
+        MonitoringThresholds(),
+        {"Laboral": 2019, "Fiscal": 2020},  # type: ignore[arg-type]
         now=NOW + timedelta(hours=1),
-    )  # fmt: skip
+    )
     assert (report.searches, report.hits, report.corpus.total) == (3, 4, 3)
     assert [a.code for a in report.alerts if a.code == COVERAGE_GAP] == [COVERAGE_GAP]
 
@@ -111,8 +129,11 @@ def test_feedback_is_validated(
 def test_feedback_is_stored_with_a_trimmed_comment(log: EmbeddedSearchLog) -> None:
     stored = service.submit_feedback(log, " a ", 2, False, "  vieja  ", now=NOW)
     assert (stored.log_id, stored.registro, stored.useful, stored.comment) == (
-        "a", 2, False, "vieja"
-    )  # fmt: skip
+        "a",
+        2,
+        False,
+        "vieja",
+    )
     entry = log.get("a")
     assert entry is not None and [f.comment for f in entry.feedback] == ["vieja"]
 
@@ -155,8 +176,10 @@ def test_compare_needs_one_question_and_names_the_side() -> None:
     assert info.value.field == "b.recencyWeight"
 
 
-@pytest.mark.parametrize(("limit", "offset", "field"), [(0, 0, "limit"), (201, 0, "limit"),
-                                                        (5, -1, "offset"), (5, 100_001, "offset")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("limit", "offset", "field"),
+    [(0, 0, "limit"), (201, 0, "limit"), (5, -1, "offset"), (5, 100_001, "offset")],
+)
 def test_log_pages_are_bounded(log: EmbeddedSearchLog, limit: int, offset: int, field: str) -> None:
     with pytest.raises(InvalidRequest) as info:
         service.recent_entries(log, limit, offset)

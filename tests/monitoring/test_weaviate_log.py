@@ -81,9 +81,13 @@ def test_first_call_creates_two_collections_without_vectors(log, httpserver) -> 
     assert entry["payload"]["indexSearchable"] is False
     feedback = {p["name"]: p["dataType"][0] for p in schemas["TestFeedback"]["properties"]}
     assert feedback == {
-        "logId": "text", "registro": "int", "useful": "boolean", "comment": "text",
-        "timestamp": "date", "entryTimestamp": "date",
-    }  # fmt: skip
+        "logId": "text",
+        "registro": "int",
+        "useful": "boolean",
+        "comment": "text",
+        "timestamp": "date",
+        "entryTimestamp": "date",
+    }
 
 
 def test_append_writes_one_object_under_the_entry_uuid(log, grpc_mock) -> None:
@@ -113,9 +117,14 @@ def test_recent_sorts_by_time_filters_and_maps_payload_and_feedback(log, grpc_mo
         if request.collection == "TestSearchLog":
             return search_reply(stored(entry))(request, context)
         return search_reply(
-            {"logId": "abc", "registro": 1, "useful": True, "comment": "bien",
-             "timestamp": "2025-06-01T12:05:00Z"}
-        )(request, context)  # fmt: skip
+            {
+                "logId": "abc",
+                "registro": 1,
+                "useful": True,
+                "comment": "bien",
+                "timestamp": "2025-06-01T12:05:00Z",
+            }
+        )(request, context)
 
     grpc_mock.replies["Search"] = search
     [found] = log.recent(5, 10, NOW - timedelta(hours=24))

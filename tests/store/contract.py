@@ -59,16 +59,39 @@ class StoreContract:
     @pytest.fixture
     def corpus(self) -> list[TesisEntry]:
         return [
-            entry(100, 1975, [unit(1, 0, 0, 0), unit(1, 1, 0, 0)],
-                  texts=["la demanda de amparo es improcedente", "sobreseimiento del juicio"]),
-            entry(200, 1980, [unit(0, 1, 0, 0)], materias=("Laboral",),
-                  texts=["junta de conciliación y arbitraje laudo"]),
-            entry(300, 2015, [unit(0, 0, 1, 0)], epoca="Décima Época", tipo="Jurisprudencia",
-                  materias=("Común", "Constitucional"), fecha=date(2015, 3, 6),
-                  texts=["interés legítimo en el amparo indirecto"]),
-            entry(400, 2023, [unit(0, 0, 0, 1)], epoca="Undécima Época", tipo="Jurisprudencia",
-                  materias=("Penal",), texts=["prisión preventiva oficiosa"]),
-        ]  # fmt: skip
+            entry(
+                100,
+                1975,
+                [unit(1, 0, 0, 0), unit(1, 1, 0, 0)],
+                texts=["la demanda de amparo es improcedente", "sobreseimiento del juicio"],
+            ),
+            entry(
+                200,
+                1980,
+                [unit(0, 1, 0, 0)],
+                materias=("Laboral",),
+                texts=["junta de conciliación y arbitraje laudo"],
+            ),
+            entry(
+                300,
+                2015,
+                [unit(0, 0, 1, 0)],
+                epoca="Décima Época",
+                tipo="Jurisprudencia",
+                materias=("Común", "Constitucional"),
+                fecha=date(2015, 3, 6),
+                texts=["interés legítimo en el amparo indirecto"],
+            ),
+            entry(
+                400,
+                2023,
+                [unit(0, 0, 0, 1)],
+                epoca="Undécima Época",
+                tipo="Jurisprudencia",
+                materias=("Penal",),
+                texts=["prisión preventiva oficiosa"],
+            ),
+        ]
 
     def test_empty_store_counts_zero(self, store: VectorStore) -> None:
         assert store.count() == (0, 0)
@@ -92,8 +115,9 @@ class StoreContract:
         store.upsert(corpus)
         hits = store.vector_search(unit(1, 0.1, 0, 0), Filters(), 3)
         assert [(h.passage.registro, h.passage.chunk.index) for h in hits[:2]] == [
-            (100, 0), (100, 1)
-        ]  # fmt: skip
+            (100, 0),
+            (100, 1),
+        ]
         assert hits[0].similarity == pytest.approx(float(unit(1, 0.1, 0, 0) @ unit(1, 0, 0, 0)))
         assert hits[0].similarity >= hits[1].similarity >= hits[2].similarity
 
@@ -140,8 +164,11 @@ class StoreContract:
         store.upsert(corpus)
         passage = store.vector_search(unit(0, 0, 1, 0), Filters(), 1)[0].passage
         assert (passage.registro, passage.anio, passage.epoca, passage.tipo) == (
-            300, 2015, "Décima Época", "Jurisprudencia"
-        )  # fmt: skip
+            300,
+            2015,
+            "Décima Época",
+            "Jurisprudencia",
+        )
         assert passage.materias == ("Común", "Constitucional")
         assert passage.fecha == date(2015, 3, 6)
         assert passage.chunk.text == "interés legítimo en el amparo indirecto"
@@ -162,8 +189,11 @@ class StoreContract:
         store.upsert(corpus)
         assert store.count_by("tipo", Filters()) == {"Aislada": 2, "Jurisprudencia": 2}
         assert store.count_by("materias", Filters()) == {
-            "Común": 2, "Laboral": 1, "Constitucional": 1, "Penal": 1
-        }  # fmt: skip
+            "Común": 2,
+            "Laboral": 1,
+            "Constitucional": 1,
+            "Penal": 1,
+        }
         assert store.count_by("anio", Filters(anio_min=2000)) == {"2015": 1, "2023": 1}
 
     def test_delete_removes_tesis_and_chunks(self, store: VectorStore, corpus) -> None:

@@ -87,22 +87,42 @@ def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserv
     chunk = {p["name"]: p for p in schemas["TestChunk"]["properties"]}
     types = {name: p["dataType"][0] for name, p in chunk.items()}
     assert types == {
-        "registro": "int", "chunkIndex": "int", "text": "text", "rubro": "text",
-        "startChar": "int", "endChar": "int", "startLine": "int", "endLine": "int",
-        "tokens": "int", "epoca": "text", "anio": "int", "fecha": "date", "tipo": "text",
-        "materias": "text[]", "instancia": "text", "clave": "text", "partial": "boolean",
-    }  # fmt: skip
+        "registro": "int",
+        "chunkIndex": "int",
+        "text": "text",
+        "rubro": "text",
+        "startChar": "int",
+        "endChar": "int",
+        "startLine": "int",
+        "endLine": "int",
+        "tokens": "int",
+        "epoca": "text",
+        "anio": "int",
+        "fecha": "date",
+        "tipo": "text",
+        "materias": "text[]",
+        "instancia": "text",
+        "clave": "text",
+        "partial": "boolean",
+    }
     assert {n for n, p in chunk.items() if p.get("tokenization") == "field"} == {
-        "epoca", "tipo", "materias", "instancia"
-    }  # fmt: skip
+        "epoca",
+        "tipo",
+        "materias",
+        "instancia",
+    }
     tesis = {p["name"]: p["dataType"][0] for p in schemas["TestTesis"]["properties"]}
     assert tesis["texto"] == "text" and tesis["partial"] == "boolean"
     assert tesis["fingerprint"] == "text" and tesis["sortDate"] == "date"
     validity = {p["name"]: p["dataType"][0] for p in schemas["TestValidity"]["properties"]}
     assert validity == {
-        "registro": "int", "estado": "text", "parcial": "boolean",
-        "porRegistro": "int", "porClave": "text", "desde": "date",
-    }  # fmt: skip
+        "registro": "int",
+        "estado": "text",
+        "parcial": "boolean",
+        "porRegistro": "int",
+        "porClave": "text",
+        "desde": "date",
+    }
 
 
 def test_existing_collections_are_not_recreated(httpserver, grpc_mock) -> None:
@@ -120,10 +140,19 @@ def test_existing_collections_are_not_recreated(httpserver, grpc_mock) -> None:
 
 def test_vector_search_sends_vector_limit_and_filters(store, grpc_mock) -> None:
     grpc_mock.replies["Search"] = search_reply(
-        {"registro": 7, "chunkIndex": 1, "text": "t", "rubro": "R", "epoca": "Décima Época",
-         "anio": 2015, "tipo": "Jurisprudencia", "materias": ["Penal", "Común"],
-         "fecha": "2015-03-06T00:00:00Z", "_distance": 0.25},
-    )  # fmt: skip
+        {
+            "registro": 7,
+            "chunkIndex": 1,
+            "text": "t",
+            "rubro": "R",
+            "epoca": "Décima Época",
+            "anio": 2015,
+            "tipo": "Jurisprudencia",
+            "materias": ["Penal", "Común"],
+            "fecha": "2015-03-06T00:00:00Z",
+            "_distance": 0.25,
+        },
+    )
     filters = Filters(materias=("Penal",), anio_min=2000, anio_max=2020, tipo="Jurisprudencia")
     hits = store.vector_search(unit(1, 0, 0, 0), filters, 7)
 
@@ -174,8 +203,9 @@ def test_list_tesis_sorts_by_date_then_registro(store, grpc_mock) -> None:
     request = grpc_mock.requests("Search")[-1]
     assert request.collection == "TestTesis" and (request.limit, request.offset) == (10, 20)
     assert [(list(s.path), s.ascending) for s in request.sort_by] == [
-        (["sortDate"], False), (["registro"], False)
-    ]  # fmt: skip
+        (["sortDate"], False),
+        (["registro"], False),
+    ]
     assert leaves(request.filters) == {("instancia", "EQUAL"): "Pleno"}
 
 
@@ -255,8 +285,10 @@ def test_upsert_replaces_chunks_and_collects_per_object_errors(store, grpc_mock)
     first_delete, chunks, tesis, *cleanup = (r for _, r in grpc_mock.calls)
     assert leaves(first_delete.filters) == {("registro", "CONTAINS_ANY"): [100, 200]}
     assert [o.uuid for o in chunks.objects] == [
-        generate_uuid5("100:0"), generate_uuid5("100:1"), generate_uuid5("200:0")
-    ]  # fmt: skip
+        generate_uuid5("100:0"),
+        generate_uuid5("100:1"),
+        generate_uuid5("200:0"),
+    ]
     assert floats(chunks.objects[1].vector_bytes) == pytest.approx(unit(1, 1, 0, 0).tolist())
     props = chunks.objects[1].properties
     assert props.non_ref_properties["registro"] == 100
@@ -289,9 +321,15 @@ def test_validity_notes_use_the_registro_uuid(store, grpc_mock) -> None:
     assert fields["desde"].startswith("2014-04-28T00:00:00")
 
     grpc_mock.replies["Search"] = search_reply(
-        {"registro": 160584, "estado": "superada", "parcial": False, "porRegistro": 2006225,
-         "porClave": "P./J. 21/2014 (10a.)", "desde": "2014-04-28T00:00:00Z"}
-    )  # fmt: skip
+        {
+            "registro": 160584,
+            "estado": "superada",
+            "parcial": False,
+            "porRegistro": 2006225,
+            "porClave": "P./J. 21/2014 (10a.)",
+            "desde": "2014-04-28T00:00:00Z",
+        }
+    )
     assert store.get_validity([160584, 1]) == {160584: note}
 
 
@@ -332,9 +370,7 @@ def test_drop_collections_deletes_all_three(store, httpserver) -> None:
 
 
 def test_health_ok_when_ready(store) -> None:
-    assert store.health() == {
-        "status": "ok", "store": "weaviate", "detail": f"{store.url} ready"
-    }  # fmt: skip
+    assert store.health() == {"status": "ok", "store": "weaviate", "detail": f"{store.url} ready"}
 
 
 # --- edge mapping
