@@ -26,13 +26,13 @@ from strawberry.types import ExecutionResult
 
 from api import __version__, graphiql, structured_log
 from api.core.redact import redact
-from api.corpus import missing_corpus
 from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
 from api.graphql.schema import build_schema
 from api.graphql.websocket import CheckedTransportWSHandler
 from api.guards import BodyLimitMiddleware, RateLimitMiddleware, TokenBuckets, rejected
-from api.services import Services
+from api.services.container import Services
+from api.services.corpus import missing_corpus
 from api.settings import Settings, get_settings
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")

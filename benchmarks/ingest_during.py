@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from api.core.models import Filters
-from api.search import SearchConfig, SearchRequest, SearchService
+from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.store.embedded import EmbeddedStore
 from api.store.embedded_files import index_dir
 from benchmarks.queries import query_vectors, questions

@@ -17,7 +17,7 @@ from uvicorn.supervisors import Multiprocess
 
 from api.app import create_app
 from api.ingest.pipeline import ingest
-from api.services import Services
+from api.services.container import Services
 from api.settings import Settings
 from benchmarks.server import LOOPBACK, loopback_socket, server_config
 

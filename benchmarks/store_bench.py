@@ -19,7 +19,7 @@ import numpy as np
 
 from api.core.models import Filters
 from api.embeddings.base import EmbedderError, TextKind, Vectors
-from api.search import SearchConfig, SearchRequest, SearchService
+from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.settings import PROJECT_ROOT, Settings
 from api.store.embedded import EmbeddedStore
 from benchmarks.queries import query_vectors, questions

@@ -12,8 +12,8 @@ import pytest
 from api.graphql.context import Context
 from api.graphql.schema import schema
 from api.ingest.pipeline import ingest
-from api.notes import import_notes
-from api.services import Services
+from api.services.container import Services
+from api.services.notes import import_notes
 from api.settings import Settings
 from tests.store.conftest_weaviate import RecordingWeaviate, start_grpc
 

@@ -5,18 +5,18 @@ from datetime import date
 
 import pytest
 
-from api.answer import (
+from api.core.citations import CitationCheck
+from api.core.extractive import HEADER
+from api.core.models import Validity
+from api.core.references import Reference, consolidate
+from api.llm.base import LLMError, LLMTimeout
+from api.services.answer import (
     INTERRUPTED,
     Answer,
     answer_question,
     stream_answer,
     wants_full_text,
 )
-from api.core.citations import CitationCheck
-from api.core.extractive import HEADER
-from api.core.models import Validity
-from api.core.references import Reference, consolidate
-from api.llm.base import LLMError, LLMTimeout
 from tests.fakes import ScriptedLLM, make_hit, three_tesis_hits
 
 QUESTION = "¿Cuándo procede la suspensión provisional?"

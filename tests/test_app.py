@@ -3,7 +3,7 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.services import Services
+from api.services.container import Services
 
 
 def test_health_reports_store_and_embedder(bundled: Services) -> None:

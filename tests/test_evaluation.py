@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from api.core.evaluation import (
     Judgement,
     current_at_1,

@@ -10,8 +10,8 @@ import pytest
 
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
-from api.search import SearchConfig, SearchRequest, SearchService
-from api.services import Services
+from api.services.container import Services
+from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore
 

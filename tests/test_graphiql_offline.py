@@ -8,7 +8,7 @@ from starlette.testclient import TestClient
 
 from api.app import create_app
 from api.graphiql import ASSETS_DIR, ASSETS_PATH
-from api.services import Services
+from api.services.container import Services
 
 
 def test_graphiql_page_and_assets_are_local(bundled: Services) -> None:

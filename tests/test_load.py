@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from api.app import create_app
-from api.services import Services
+from api.services.container import Services
 from benchmarks.load import run_load
 from benchmarks.queries import questions
 from benchmarks.server import serve_in_thread

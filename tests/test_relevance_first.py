@@ -13,8 +13,8 @@ import pytest
 from api.embeddings.base import EmbedderError
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
-from api.search import SearchRequest, SearchService
-from api.services import Services
+from api.services.container import Services
+from api.services.search import SearchRequest, SearchService
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore
 from tests.conftest import run_query

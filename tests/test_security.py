@@ -8,7 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.services import Services
+from api.services.container import Services
 
 INGEST = """mutation I($records: [JSON!]!) { ingestTesis(records: $records) {
   __typename ... on IngestResult { read stored rejected { line field reason } }
@@ -139,7 +139,7 @@ def test_oversized_ingest_is_bounded(keyed: TestClient) -> None:
 
 
 def test_demo_says_how_to_set_a_key() -> None:
-    from api.cli import key_advice
+    from api.cli.main import key_advice
     from api.settings import Settings
 
     assert "export VIGENCIA_API_KEY=" in key_advice(Settings())

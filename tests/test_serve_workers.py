@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from api.cli import main
+from api.cli.main import main
 from api.settings import Settings
 
 

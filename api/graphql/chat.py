@@ -1,4 +1,4 @@
-"""Chat, its stream and the judge over GraphQL: thin types over ``api.chat`` and ``api.judge``."""
+"""Chat, its stream and the judge over GraphQL: thin types over ``api.services.chat`` and ``api.judge``."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from typing import Annotated
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from api.answer import Answer
-from api.chat import ChatRequest, Prepared
 from api.core.answer_compare import cited_summary
 from api.core.citations import CitationCheck
 from api.core.models import Filters, Hit
@@ -29,7 +27,9 @@ from api.graphql.types import (
 )
 from api.judge.models import JudgeResult
 from api.monitoring.recorder import cited_registros
-from api.search import InvalidRequest, SearchRequest
+from api.services.answer import Answer
+from api.services.chat import ChatRequest, Prepared
+from api.services.search import InvalidRequest, SearchRequest
 from api.store.base import StoreError
 
 MAX_JUDGE_CANDIDATES = 50

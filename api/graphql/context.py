@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import strawberry
 
-from api.chat import ChatService
 from api.judge import Judge
 from api.monitoring import Recorder, SearchLog
-from api.search import SearchService
+from api.services.chat import ChatService
+from api.services.search import SearchService
 from api.settings import Settings
 from api.store.base import VectorStore
 

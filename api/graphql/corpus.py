@@ -7,10 +7,10 @@ from typing import Annotated
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from api.corpus import corpus_stats
 from api.graphql.context import Info
 from api.graphql.errors import service_error
 from api.graphql.types import Bucket, ServiceError
+from api.services.corpus import corpus_stats
 from api.store.base import StoreError
 
 

@@ -35,9 +35,9 @@ from graphql import (
 )
 
 from api.core.references import MAX_REFERENCES_LIMIT
-from api.monitoring.service import MAX_LOG_LIMIT, MAX_WINDOW_HOURS
-from api.search import MAX_TOP_K
-from api.timeline import MAX_LIMIT
+from api.services.monitoring import MAX_LOG_LIMIT, MAX_WINDOW_HOURS
+from api.services.search import MAX_TOP_K
+from api.services.timeline import MAX_LIMIT
 
 Arguments = Callable[[str, str | None], int | None]
 

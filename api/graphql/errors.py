@@ -11,7 +11,7 @@ from api.core.redact import redact
 from api.embeddings.base import EmbedderError
 from api.graphql.types import InputError, ServiceError
 from api.monitoring.log_base import LogError
-from api.search import InvalidRequest
+from api.services.search import InvalidRequest
 from api.store.base import StoreError
 
 # What resolvers catch; anything else propagates and is masked.

@@ -21,8 +21,8 @@ from api.graphql.errors import EXPECTED, failure
 from api.graphql.monitoring import DEFAULT_WINDOW_HOURS, _log
 from api.graphql.types import InputError, ServiceError
 from api.monitoring.log_base import SearchLog
-from api.monitoring.service import MAX_WINDOW_HOURS
-from api.search import InvalidRequest
+from api.services.monitoring import MAX_WINDOW_HOURS
+from api.services.search import InvalidRequest
 
 NO_MATERIA = ""
 

@@ -13,7 +13,7 @@ from api.graphql.types import (
     TemporalMode,
     TesisTipo,
 )
-from api.search import SearchRequest
+from api.services.search import SearchRequest
 
 MAX_LIST_ITEMS = 20
 
@@ -30,7 +30,7 @@ class FiltersInput:
     def to_core(self) -> Filters:
         for name, items in (("materias", self.materias), ("epocas", self.epocas)):
             if items and len(items) > MAX_LIST_ITEMS:
-                from api.search import InvalidRequest
+                from api.services.search import InvalidRequest
 
                 raise InvalidRequest(
                     f"filters.{name}", f"{len(items)} items, at most {MAX_LIST_ITEMS}"

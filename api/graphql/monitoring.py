@@ -1,5 +1,5 @@
 """GraphQL for ranking monitoring: thin types over ``api.core.monitoring``/``api.core.compare``
-and resolvers over ``api.monitoring.service``.
+and resolvers over ``api.services.monitoring``.
 
 ``MonitoringQuery`` and ``MonitoringMutation`` are merged into the schema's root types. The
 resolvers read ``info.context.log`` (a ``SearchLog``) and ``info.context.recorder`` (a
@@ -27,9 +27,9 @@ from api.graphql.context import Info
 from api.graphql.errors import EXPECTED, failure, graphql_error
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.types import Bucket, InputError, ScoringProfile, ServiceError
-from api.monitoring import service
 from api.monitoring.log_base import LogError, SearchLog
-from api.search import SearchRequest
+from api.services import monitoring as service
+from api.services.search import SearchRequest
 
 DEFAULT_WINDOW_HOURS = 168  # one week
 

@@ -23,10 +23,10 @@ from api.graphql.types import (
     TimelineItem,
     Timings,
 )
-from api.search import InvalidRequest, SearchIntent, SearchRequest, SearchResult
+from api.services.search import InvalidRequest, SearchIntent, SearchRequest, SearchResult
+from api.services.timeline import TimelinePage, distribution, timeline
 from api.store.base import SortOrder, StoreError
 from api.structured_log import log_rerank
-from api.timeline import TimelinePage, distribution, timeline
 
 
 @strawberry.type(description="How the question was read and routed.")

@@ -27,7 +27,7 @@ from api.core.models import Filters
 from api.core.monitoring import LogEntry, LoggedDiscard, LoggedHit, LogKind
 from api.core.references import Reference
 from api.monitoring.log_base import SearchLog
-from api.search import SearchResult
+from api.services.search import SearchResult
 
 logger = logging.getLogger(__name__)
 

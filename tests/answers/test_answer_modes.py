@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from api.answer import UNCITED, Answer, answer_question, stream_answer
 from api.core.extractive import HEADER, extractive_answer
 from api.core.references import consolidate
 from api.llm.base import LLMError
+from api.services.answer import UNCITED, Answer, answer_question, stream_answer
 from tests.fakes import FakeEmbedder, ScriptedLLM, make_hit, three_tesis_hits
 
 QUESTION = "¿Procede la suspensión provisional del acto reclamado?"

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from api.graphql.schema import schema
-from api.services import Services
+from api.services.container import Services
 from tests.conftest import context_for, run_query
 from tests.fakes import ScriptedLLM
 from tests.graphql.test_chat import with_llm

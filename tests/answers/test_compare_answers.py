@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.services import Services
+from api.services.container import Services
 from tests.conftest import run_query
 from tests.fakes import ScriptedLLM
 from tests.graphql.test_chat import with_llm

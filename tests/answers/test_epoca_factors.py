@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from api.core.epoca_factors import EpocaFactors
 from api.core.scoring import breakdown
-from api.search import SearchConfig
+from api.services.search import SearchConfig
 from api.settings import Settings
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from api.chat import ChatRequest, ChatService
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
-from api.search import SearchConfig, SearchRequest, SearchService
-from api.services import Services
+from api.services.chat import ChatRequest, ChatService
+from api.services.container import Services
+from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore
 from tests.conftest import run_query

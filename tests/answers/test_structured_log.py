@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from api import structured_log
-from api.chat import ChatRequest
-from api.services import Services
+from api.services.chat import ChatRequest
+from api.services.container import Services
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from api import tune as tune_module
-from api.cli import main
+from api.cli.main import main
 from api.core.tune import Fitted, Point, QuestionScore, fit, objective
-from api.services import Services
+from api.services import tune as tune_module
+from api.services.container import Services
+from api.services.tune import SplitScores, TuneResult, report, snippet, tune
 from api.settings import Settings
-from api.tune import SplitScores, TuneResult, report, snippet, tune
 
 D = Point(0.5, 0.3)
 HIGH = Point(1.0, 0.3)

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from api.chat import ChatRequest, ChatService
 from api.graphql.schema import schema
 from api.llm.base import LLMTimeout
-from api.services import Services
+from api.services.chat import ChatRequest, ChatService
+from api.services.container import Services
 from tests.conftest import context_for, run_query
 from tests.fakes import ScriptedLLM
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.services import Services
+from api.services.container import Services
 from tests.conftest import run_query
 
 SEARCH = """

@@ -13,8 +13,8 @@ from api.core.models import Filters
 from api.core.validity import loses_force
 from api.graphql.schema import schema
 from api.ingest.pipeline import ingest
-from api.search import SearchConfig, SearchRequest, SearchService
-from api.services import Services
+from api.services.container import Services
+from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.store.embedded import EmbeddedStore
 from tests.conftest import context_for, run_query
 from tests.fakes import FakeEmbedder

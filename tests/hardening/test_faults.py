@@ -21,7 +21,7 @@ from api.embeddings.base import EmbedderError, TextKind, Vectors
 from api.graphql.schema import schema
 from api.ingest.pipeline import ingest_records
 from api.llm.base import LLM, LLMError, LLMTimeout
-from api.services import Services
+from api.services.container import Services
 from api.settings import Settings
 from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult, VectorStore
 from api.store.embedded import EmbeddedStore

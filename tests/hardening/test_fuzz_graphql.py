@@ -34,7 +34,7 @@ from api.graphql.schema import schema
 from api.ingest.pipeline import ingest_records
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.monitoring.recorder import Recorder
-from api.services import Services
+from api.services.container import Services
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore
 from tests.fakes import FakeEmbedder

@@ -240,12 +240,12 @@ class HangingStore(EmbeddedStore):
 
 
 def child_main(argv: list[str]) -> int:
-    import api.services
-    from api.cli import main
-    from api.factory import store_path
+    import api.services.container
+    from api.cli.main import main
+    from api.services.factory import store_path
     from api.settings import Settings
 
-    api.services.build_embedder = lambda settings: FakeEmbedder(dim=DIM)  # type: ignore[assignment,return-value]
+    api.services.container.build_embedder = lambda settings: FakeEmbedder(dim=DIM)  # type: ignore[assignment,return-value]
     hang_at = int(os.environ.get("HANG_AT_INSERT", "0"))
     if hang_at:
         marker = Path(os.environ["HANG_MARKER"])
@@ -253,7 +253,7 @@ def child_main(argv: list[str]) -> int:
         def hanging(settings: Settings, dim: int = DIM) -> VectorStore:
             return HangingStore(store_path(settings), dim, hang_at, marker)
 
-        api.services.build_store = hanging  # type: ignore[assignment]
+        api.services.container.build_store = hanging  # type: ignore[assignment]
     return main(argv)
 
 

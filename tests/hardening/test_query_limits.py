@@ -29,7 +29,7 @@ from api.embeddings.base import EmbedderError, TextKind, Vectors
 from api.graphql.cost import Limits, measure
 from api.guards import TokenBuckets
 from api.llm.base import LLMError
-from api.services import Services
+from api.services.container import Services
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore
 from tests.fakes import FakeEmbedder, ScriptedLLM

@@ -20,14 +20,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.cli import main
+from api.cli.main import main
 from api.embeddings.cache import EmbeddingCache
-from api.factory import store_path
 from api.ingest.pipeline import ingest_records, write_report
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.monitoring.recorder import Recorder
 from api.preflight import StartupError, check_data_dir
-from api.services import Services
+from api.services.container import Services
+from api.services.factory import store_path
 from api.settings import Settings
 from api.store.base import StoreError
 from api.store.embedded import EmbeddedStore
@@ -137,7 +137,7 @@ def test_search_log_is_bounded_by_entries(tmp_path: Path, bundled: Services) -> 
 
 
 def _request(question: str) -> object:
-    from api.search import SearchRequest
+    from api.services.search import SearchRequest
 
     return SearchRequest(query=question, top_k=3)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from api.embeddings.cache import CachedEmbedder, EmbeddingCache
 from api.ingest.pipeline import ingest, write_report
 from api.settings import Settings

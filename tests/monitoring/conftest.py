@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from api.chat import ChatRequest
 from api.core.models import Filters
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.monitoring.recorder import Recorder, cited_registros
-from api.search import SearchRequest, SearchResult
-from api.services import Services
+from api.services.chat import ChatRequest
+from api.services.container import Services
+from api.services.search import SearchRequest, SearchResult
 
 # A question about 1970s procedure, filtered to tesis up to 1990: every hit predates 2000.
 OLD_PROCEDURE = "emplazamiento y notificación personal en el juicio de amparo en los años setenta"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from api.core.monitoring import ALL_PRE_2000, COVERAGE_GAP, MonitoringThresholds
-from api.monitoring.service import alerts, monitoring_report
+from api.services.monitoring import alerts, monitoring_report
 from tests.monitoring.conftest import CHAT_QUESTION, OLD_PROCEDURE, Recorded
 
 

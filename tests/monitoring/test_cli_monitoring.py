@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli_monitoring import add_commands, format_entry, tail
+from api.cli.monitoring import add_commands, format_entry, tail
 from api.monitoring import log_path
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.settings import Settings

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from api.chat import ChatRequest
 from api.core.intent import MateriaIntent, TemporalIntent
 from api.core.models import Discarded, Filters, Validity
 from api.core.monitoring import Feedback, LogEntry
@@ -21,7 +20,8 @@ from api.monitoring.recorder import (
     cited_registros,
     request_parameters,
 )
-from api.search import SearchIntent, SearchRequest, SearchResult
+from api.services.chat import ChatRequest
+from api.services.search import SearchIntent, SearchRequest, SearchResult
 from tests.fakes import make_hit
 from tests.monitoring.builders import NOW
 

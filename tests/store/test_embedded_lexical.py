@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from api.core.models import Candidate, Filters
-from api.services import Services
+from api.services.container import Services
 from api.settings import PROJECT_ROOT
 from api.store.embedded import EmbeddedStore
 from api.store.embedded_index import top_positions

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from api.chat import ChatService
 from api.embeddings.base import Embedder
-from api.factory import build_embedder, build_llm, build_store
 from api.judge import Judge
 from api.judge.llm_judge import LLMJudge
 from api.judge.offline_judge import OfflineJudge
 from api.llm.base import LLM
 from api.monitoring import Recorder, SearchLog, build_search_log
 from api.preflight import check_data_dir
-from api.search import SearchConfig, SearchService
+from api.services.chat import ChatService
+from api.services.factory import build_embedder, build_llm, build_store
+from api.services.search import SearchConfig, SearchService
 from api.settings import Settings
 from api.store.base import VectorStore
 

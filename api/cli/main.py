@@ -16,7 +16,7 @@ from api.core.models import Filters, IngestReport
 from api.settings import Settings, get_settings
 
 if TYPE_CHECKING:
-    from api.services import Services
+    from api.services.container import Services
 
 
 def _progress(total: int | None) -> object:
@@ -51,7 +51,7 @@ def _count_lines(paths: Sequence[Path]) -> int | None:
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from api.ingest.pipeline import ingest, write_report
-    from api.services import Services
+    from api.services.container import Services
 
     paths = [Path(p) for p in args.paths]
     missing = [str(p) for p in paths if not p.is_file()]
@@ -106,8 +106,8 @@ def _accounted(report: IngestReport) -> int:
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    from api.search import InvalidRequest, SearchRequest
-    from api.services import Services
+    from api.services.container import Services
+    from api.services.search import InvalidRequest, SearchRequest
 
     services = Services.build(settings)
     request = SearchRequest(
@@ -179,8 +179,8 @@ def _hit_json(hit: object) -> dict[str, object]:
 
 
 def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
-    from api.services import Services
-    from api.tune import DEFAULT_ALPHAS, DEFAULT_WEIGHTS, report, snippet, tune
+    from api.services.container import Services
+    from api.services.tune import DEFAULT_ALPHAS, DEFAULT_WEIGHTS, report, snippet, tune
 
     paths = [Path(args.queries), *(Path(f) for f in args.feedback)]
     missing = [str(p) for p in paths if not p.is_file()]
@@ -227,7 +227,8 @@ def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from api.core.evaluation import SPLITS, rubro_overlap
     from api.core.text import analyze
-    from api.evaluation import (
+    from api.services.container import Services
+    from api.services.evaluation import (
         class_counts,
         default_configs,
         evaluate,
@@ -237,7 +238,6 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         sweep,
         to_json,
     )
-    from api.services import Services
 
     try:
         judgements = load_judgements(Path(args.queries))
@@ -279,8 +279,8 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_import_notes(args: argparse.Namespace, settings: Settings) -> int:
-    from api.notes import import_notes
-    from api.services import Services
+    from api.services.container import Services
+    from api.services.notes import import_notes
 
     services = Services.build(settings)
     try:
@@ -304,7 +304,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
     from api.app import create_app
     from api.preflight import check_data_dir
-    from api.services import DATA_FILES
+    from api.services.container import DATA_FILES
 
     check_data_dir(settings, DATA_FILES)  # before uvicorn, so a refusal is one sentence
     host, port = args.host or settings.host, args.port or settings.port
@@ -351,7 +351,7 @@ def cmd_dashboard(args: argparse.Namespace, settings: Settings) -> int:
 def ensure_loaded(services: Services, settings: Settings) -> None:
     """Ingest the bundled corpus and import its validity notes when the store is empty."""
     from api.ingest.pipeline import ingest, write_report
-    from api.notes import import_notes
+    from api.services.notes import import_notes
 
     if services.store.count()[0] > 0:
         return
@@ -369,7 +369,7 @@ def ensure_loaded(services: Services, settings: Settings) -> None:
 
 
 def ensure_corpus(settings: Settings) -> None:
-    from api.services import Services
+    from api.services.container import Services
 
     services = Services.build(settings)
     try:
@@ -483,7 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="Load the bundled corpus if empty, serve API + dashboard.")
     demo.set_defaults(func=cmd_demo)
 
-    from api.cli_monitoring import add_commands
+    from api.cli.monitoring import add_commands
 
     add_commands(sub)
     return parser

@@ -25,7 +25,13 @@ from api.core.evaluation import (
 from api.core.fusion import RetrievalMode
 from api.core.scoring import Profile
 from api.embeddings.base import Vectors
-from api.search import RulesMode, SearchRequest, SearchResult, SearchService, best_chunk_per_tesis
+from api.services.search import (
+    RulesMode,
+    SearchRequest,
+    SearchResult,
+    SearchService,
+    best_chunk_per_tesis,
+)
 
 
 @dataclass(frozen=True, slots=True)

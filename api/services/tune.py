@@ -17,8 +17,8 @@ from api.core.evaluation import Judgement, current_at_1, mean, ndcg
 from api.core.intent import detect_materia
 from api.core.tune import Fitted, Point, QuestionScore, fit
 from api.embeddings.base import Vectors
-from api.evaluation import load_judgements
-from api.search import SearchConfig, SearchRequest, SearchService, best_chunk_per_tesis
+from api.services.evaluation import load_judgements
+from api.services.search import SearchConfig, SearchRequest, SearchService, best_chunk_per_tesis
 
 DEFAULT_WEIGHTS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)
 DEFAULT_ALPHAS = (0.2, 0.4, 0.6)

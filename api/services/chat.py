@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from api.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
 from api.core.citations import check_citations
 from api.core.models import Filters
 from api.core.references import (
@@ -17,7 +16,8 @@ from api.core.references import (
 )
 from api.embeddings.base import Embedder
 from api.llm.base import LLM
-from api.search import InvalidRequest, SearchRequest, SearchResult, SearchService
+from api.services.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
+from api.services.search import InvalidRequest, SearchRequest, SearchResult, SearchService
 from api.structured_log import log_references, log_rerank
 
 # Chunks searched per reference: enough for each tesis to bring its best fragments.

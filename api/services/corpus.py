@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from api.core.models import Filters
-from api.monitoring.service import coverage_counts
+from api.services.monitoring import coverage_counts
+from api.services.timeline import distribution
 from api.store.base import StoreError, VectorStore
-from api.timeline import distribution
 
 
 @dataclass(frozen=True, slots=True)

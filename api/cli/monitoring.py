@@ -145,7 +145,7 @@ def cmd_log_prune(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_log_export_feedback(args: argparse.Namespace, settings: Settings) -> int:
-    from api.monitoring.service import export_feedback
+    from api.services.monitoring import export_feedback
 
     log = _open_log(settings)
     try:
@@ -167,9 +167,9 @@ def cmd_log_export_feedback(args: argparse.Namespace, settings: Settings) -> int
 
 def cmd_alerts(args: argparse.Namespace, settings: Settings) -> int:
     from api.core.reform import DEFAULT_CUTOFFS
-    from api.factory import build_store
-    from api.monitoring.service import alerts, thresholds_from_settings
-    from api.search import InvalidRequest
+    from api.services.factory import build_store
+    from api.services.monitoring import alerts, thresholds_from_settings
+    from api.services.search import InvalidRequest
     from api.store.base import StoreError
 
     hours = args.window_hours

@@ -1,0 +1,1 @@
+"""The ``vigencia`` command line: ``main`` builds the parser, ``monitoring`` adds its commands."""
