@@ -11,13 +11,10 @@ import contextlib
 import os
 from pathlib import Path
 
+from api.errors import StartupError
 from api.settings import Settings
 
 PROBE_BYTES = 4096
-
-
-class StartupError(RuntimeError):
-    """The service cannot start; the message is one sentence for the operator."""
 
 
 def _advice(directory: Path) -> str:

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from api.core.models import Filters
-from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.base import TextKind, Vectors
+from api.errors import EmbedderError
 from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.settings import PROJECT_ROOT, Settings
 from api.store.embedded import EmbeddedStore

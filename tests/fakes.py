@@ -21,7 +21,8 @@ from api.core.epocas import epoca_for_date
 from api.core.models import VIGENTE, Chunk, Hit, Passage, ScoreBreakdown, TesisTipo, Validity
 from api.core.text import analyze
 from api.embeddings.base import TextKind, Vectors, normalize_rows
-from api.llm.base import LLMTimeout, Message
+from api.errors import LLMTimeout
+from api.llm.base import Message
 
 # One scripted reply: a text, an exception to raise, or (for ``stream``) explicit pieces where
 # an exception raises mid-stream.

@@ -9,7 +9,7 @@ from api.core.citations import CitationCheck
 from api.core.extractive import HEADER
 from api.core.models import Validity
 from api.core.references import Reference, consolidate
-from api.llm.base import LLMError, LLMTimeout
+from api.errors import LLMError, LLMTimeout
 from api.services.answer import (
     INTERRUPTED,
     Answer,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.embeddings.base import EmbedderError
+from api.errors import EmbedderError
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
 from api.services.container import Services

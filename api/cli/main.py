@@ -106,8 +106,9 @@ def _accounted(report: IngestReport) -> int:
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    from api.errors import InvalidRequest
     from api.services.container import Services
-    from api.services.search import InvalidRequest, SearchRequest
+    from api.services.search import SearchRequest
 
     services = Services.build(settings)
     request = SearchRequest(
@@ -490,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
-    from api.preflight import StartupError
+    from api.errors import StartupError
 
     args = build_parser().parse_args(argv)
     try:

@@ -16,7 +16,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO
 
 from api.core.monitoring import SEVERITY_ORDER, Alert, LogEntry, entry_to_dict
-from api.monitoring.log_base import MAX_RECENT, LogError, SearchLog
+from api.errors import LogError
+from api.monitoring.log_base import MAX_RECENT, SearchLog
 from api.settings import Settings
 
 DEFAULT_WINDOW_HOURS = 168
@@ -167,10 +168,9 @@ def cmd_log_export_feedback(args: argparse.Namespace, settings: Settings) -> int
 
 def cmd_alerts(args: argparse.Namespace, settings: Settings) -> int:
     from api.core.reform import DEFAULT_CUTOFFS
+    from api.errors import InvalidRequest, StoreError
     from api.services.factory import build_store
     from api.services.monitoring import alerts, thresholds_from_settings
-    from api.services.search import InvalidRequest
-    from api.store.base import StoreError
 
     hours = args.window_hours
     if hours is None:

@@ -12,10 +12,6 @@ Vectors = npt.NDArray[np.float32]
 TextKind = Literal["query", "passage"]
 
 
-class EmbedderError(RuntimeError):
-    """The embedder could not produce vectors (model missing, endpoint down, bad reply)."""
-
-
 class Embedder(Protocol):
     """Turns text into L2-normalized float32 vectors."""
 

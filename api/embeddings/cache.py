@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from api.embeddings.base import Embedder, EmbedderError, TextKind, Vectors
+from api.embeddings.base import Embedder, TextKind, Vectors
+from api.errors import EmbedderError
 
 _log = logging.getLogger("vigencia.embeddings")
 

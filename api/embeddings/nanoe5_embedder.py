@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.base import TextKind, Vectors
 from api.embeddings.worker import EmbeddingWorker
+from api.errors import EmbedderError
 
 # A waiting OpenMP thread sleeps instead of spinning on a core another thread needs (libgomp
 # reads this when it loads, with the engine: before that, setting it here takes effect).

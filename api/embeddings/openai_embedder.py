@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import httpx
 import numpy as np
 
-from api.embeddings.base import EmbedderError, TextKind, Vectors, normalize_rows
+from api.embeddings.base import TextKind, Vectors, normalize_rows
+from api.errors import EmbedderError
 
 
 class OpenAIEmbedder:

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.base import TextKind, Vectors
+from api.errors import EmbedderError
 
 # run(texts, kind, batched) -> one row per text; ``batched``: several callers' texts at once
 Runner = Callable[[Sequence[str], TextKind, bool], Vectors]

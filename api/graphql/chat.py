@@ -13,7 +13,7 @@ from api.core.answer_compare import cited_summary
 from api.core.citations import CitationCheck
 from api.core.models import Filters, Hit
 from api.core.references import Reference
-from api.embeddings.base import EmbedderError
+from api.errors import EmbedderError, InvalidRequest, StoreError
 from api.graphql.context import Info
 from api.graphql.errors import failure
 from api.graphql.inputs import FiltersInput, filters_to_core
@@ -29,8 +29,7 @@ from api.judge.models import JudgeResult
 from api.monitoring.recorder import cited_registros
 from api.services.answer import Answer
 from api.services.chat import ChatRequest, Prepared
-from api.services.search import InvalidRequest, SearchRequest
-from api.store.base import StoreError
+from api.services.search import SearchRequest
 
 MAX_JUDGE_CANDIDATES = 50
 

@@ -7,11 +7,11 @@ from typing import Annotated
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
+from api.errors import StoreError
 from api.graphql.context import Info
 from api.graphql.errors import service_error
 from api.graphql.types import Bucket, ServiceError
 from api.services.corpus import corpus_stats
-from api.store.base import StoreError
 
 
 @strawberry.type(description="Tesis of a materia since its reform cutoff (0 = update the corpus).")

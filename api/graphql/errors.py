@@ -8,11 +8,8 @@ import logging
 from graphql import GraphQLError
 
 from api.core.redact import redact
-from api.embeddings.base import EmbedderError
+from api.errors import EmbedderError, InvalidRequest, LogError, StoreError
 from api.graphql.types import InputError, ServiceError
-from api.monitoring.log_base import LogError
-from api.services.search import InvalidRequest
-from api.store.base import StoreError
 
 # What resolvers catch; anything else propagates and is masked.
 EXPECTED = (InvalidRequest, LogError, StoreError, EmbedderError)

@@ -15,6 +15,7 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from api.core.monitoring import Feedback
+from api.errors import InvalidRequest
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.errors import EXPECTED, failure
@@ -22,7 +23,6 @@ from api.graphql.monitoring import DEFAULT_WINDOW_HOURS, _log
 from api.graphql.types import InputError, ServiceError
 from api.monitoring.log_base import SearchLog
 from api.services.monitoring import MAX_WINDOW_HOURS
-from api.services.search import InvalidRequest
 
 NO_MATERIA = ""
 

@@ -30,7 +30,7 @@ class FiltersInput:
     def to_core(self) -> Filters:
         for name, items in (("materias", self.materias), ("epocas", self.epocas)):
             if items and len(items) > MAX_LIST_ITEMS:
-                from api.services.search import InvalidRequest
+                from api.errors import InvalidRequest
 
                 raise InvalidRequest(
                     f"filters.{name}", f"{len(items)} items, at most {MAX_LIST_ITEMS}"

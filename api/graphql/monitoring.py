@@ -22,12 +22,13 @@ from api.core import compare as core_compare
 from api.core import monitoring as core
 from api.core.redact import redact
 from api.core.scoring import Profile
+from api.errors import LogError
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.errors import EXPECTED, failure, graphql_error
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.types import Bucket, InputError, ScoringProfile, ServiceError
-from api.monitoring.log_base import LogError, SearchLog
+from api.monitoring.log_base import SearchLog
 from api.services import monitoring as service
 from api.services.search import SearchRequest
 

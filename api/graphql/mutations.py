@@ -10,13 +10,12 @@ from strawberry.scalars import JSON
 
 from api.core.models import IngestReport
 from api.core.validity import parse_notes
-from api.embeddings.base import EmbedderError
+from api.errors import EmbedderError, StoreError
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.errors import service_error
 from api.graphql.types import InputError, ServiceError
 from api.ingest.pipeline import ingest_records
-from api.store.base import StoreError
 
 MAX_RECORDS = 1000
 MAX_DELETE = 1000

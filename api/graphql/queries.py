@@ -8,7 +8,7 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from api.core.models import VIGENTE
-from api.embeddings.base import EmbedderError
+from api.errors import EmbedderError, InvalidRequest, StoreError
 from api.graphql.context import Info
 from api.graphql.errors import graphql_error, service_error
 from api.graphql.inputs import FiltersInput, SearchInput, TimelineInput, filters_to_core
@@ -23,9 +23,9 @@ from api.graphql.types import (
     TimelineItem,
     Timings,
 )
-from api.services.search import InvalidRequest, SearchIntent, SearchRequest, SearchResult
+from api.services.search import SearchIntent, SearchRequest, SearchResult
 from api.services.timeline import TimelinePage, distribution, timeline
-from api.store.base import SortOrder, StoreError
+from api.store.base import SortOrder
 from api.structured_log import log_rerank
 
 

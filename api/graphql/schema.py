@@ -24,7 +24,7 @@ from strawberry.schema.validation_rules.one_of import OneOfInputValidationRule
 from strawberry.types import ExecutionContext
 
 from api.core.redact import redact
-from api.embeddings.base import EmbedderError
+from api.errors import EmbedderError, StoreError
 from api.graphql.chat import ChatQuery, ChatSubscription, CompareAnswersQuery
 from api.graphql.corpus import CorpusQuery
 from api.graphql.cost import Limits, check_document
@@ -33,7 +33,6 @@ from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
 from api.graphql.variables import check_variables
-from api.store.base import StoreError
 
 MAX_DEPTH = 10
 MAX_ALIASES = 15

@@ -10,6 +10,7 @@ from typing import Any
 from api.core.epocas import canonical_epoca, epoca_for_date, epoca_matches_year
 from api.core.models import IngestWarning, Rejection, Tesis, TesisTipo
 from api.core.text import ends_mid_sentence
+from api.errors import InvalidField
 
 MIN_YEAR = 1871  # Primera Época
 # Longest accepted value per text field, in characters (the longest bundled texto is ~40k).
@@ -42,13 +43,6 @@ MATERIAS: dict[str, str] = {
     )
 }
 MATERIAS.update({"comun": "Común", "trabajo": "Laboral", "administrativo": "Administrativa"})
-
-
-class InvalidField(ValueError):
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(reason)
-        self.field = field
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

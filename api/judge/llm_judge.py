@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from api.core.models import Hit
 from api.core.redact import redact
 from api.core.validity import describe, loses_force
+from api.errors import JudgeFormatError, LLMError, LLMTimeout
 from api.judge.models import (
     MAX_SCALE,
     SUPERSEDED_CAP,
@@ -41,7 +42,7 @@ from api.judge.models import (
     legal_score,
     spans_summary,
 )
-from api.llm.base import LLM, LLMError, LLMTimeout, Message
+from api.llm.base import LLM, Message
 
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL | re.IGNORECASE)
 _EXCERPT = 120
@@ -78,15 +79,6 @@ def system_prompt(summary: bool = True) -> str:
 
 
 _log = logging.getLogger("vigencia.judge")
-
-
-class JudgeFormatError(ValueError):
-    """The reply is not the strict JSON the judge asked for. ``public`` is the short reason a
-    client sees; the message (with an excerpt of the reply) is for the server log."""
-
-    def __init__(self, message: str, public: str) -> None:
-        super().__init__(message)
-        self.public = public
 
 
 def build_judge_messages(

@@ -18,7 +18,8 @@ import numpy as np
 
 from api.core.models import Hit
 from api.core.text import analyze
-from api.embeddings.base import Embedder, EmbedderError
+from api.embeddings.base import Embedder
+from api.errors import EmbedderError
 from api.judge.models import (
     JudgedFragment,
     JudgeResult,

@@ -8,14 +8,6 @@ from typing import Protocol
 Message = dict[str, str]
 
 
-class LLMError(RuntimeError):
-    """The model could not answer (endpoint down, HTTP error, malformed reply)."""
-
-
-class LLMTimeout(LLMError):
-    """The model did not answer within the timeout."""
-
-
 class LLM(Protocol):
     """A chat model: ``messages`` are ``{"role": ..., "content": ...}`` dicts, OpenAI-style.
 

@@ -17,7 +17,8 @@ from typing import Any
 
 import httpx
 
-from api.llm.base import LLMError, LLMTimeout, Message
+from api.errors import LLMError, LLMTimeout
+from api.llm.base import Message
 
 _ERROR_EXCERPT = 300
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from api.monitoring.log_base import LogError, SearchLog, UnknownEntry
+from api.errors import LogError, UnknownEntry
+from api.monitoring.log_base import SearchLog
 from api.monitoring.recorder import Recorder
 from api.settings import Settings
 

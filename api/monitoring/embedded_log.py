@@ -26,7 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
-from api.monitoring.log_base import LogError, UnknownEntry, check_page
+from api.errors import LogError, UnknownEntry
+from api.monitoring.log_base import check_page
 
 logger = logging.getLogger(__name__)
 

@@ -11,18 +11,6 @@ from api.core.monitoring import Feedback, LogEntry
 MAX_RECENT = 1000  # most entries one ``recent`` call returns
 
 
-class LogError(RuntimeError):
-    """The log could not be read or written (unwritable file, server down, vendor error)."""
-
-
-class UnknownEntry(LogError):
-    """No logged search has this id (never logged, or pruned)."""
-
-    def __init__(self, log_id: str) -> None:
-        super().__init__(f"no logged search with id {log_id!r}")
-        self.log_id = log_id
-
-
 def check_page(limit: int, offset: int) -> None:
     """``ValueError`` naming the argument when a page request is out of range."""
     if not 1 <= limit <= MAX_RECENT:

@@ -26,7 +26,8 @@ from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
-from api.monitoring.log_base import LogError, UnknownEntry, check_page
+from api.errors import LogError, UnknownEntry
+from api.monitoring.log_base import check_page
 from api.store.weaviate_connection import WeaviateResource
 
 logger = logging.getLogger(__name__)

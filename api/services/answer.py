@@ -28,7 +28,8 @@ from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.redact import redact
 from api.core.references import Reference
 from api.core.text import fold
-from api.llm.base import LLM, LLMError, LLMTimeout
+from api.errors import LLMError, LLMTimeout
+from api.llm.base import LLM
 
 _log = logging.getLogger("vigencia.answer")
 

@@ -15,9 +15,10 @@ from api.core.references import (
     with_record,
 )
 from api.embeddings.base import Embedder
+from api.errors import InvalidRequest
 from api.llm.base import LLM
 from api.services.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
-from api.services.search import InvalidRequest, SearchRequest, SearchResult, SearchService
+from api.services.search import SearchRequest, SearchResult, SearchService
 from api.structured_log import log_references, log_rerank
 
 # Chunks searched per reference: enough for each tesis to bring its best fragments.

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from api.core.models import Filters
+from api.errors import StoreError
 from api.services.monitoring import coverage_counts
 from api.services.timeline import distribution
-from api.store.base import StoreError, VectorStore
+from api.store.base import VectorStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,8 +29,9 @@ from api.core.monitoring import (
 )
 from api.core.reform import DEFAULT_CUTOFFS
 from api.core.scoring import Profile
-from api.monitoring.log_base import MAX_RECENT, SearchLog, UnknownEntry
-from api.services.search import InvalidRequest, SearchRequest, SearchService
+from api.errors import InvalidRequest, UnknownEntry
+from api.monitoring.log_base import MAX_RECENT, SearchLog
+from api.services.search import SearchRequest, SearchService
 from api.store.base import VectorStore
 
 MAX_WINDOW_HOURS = 8760  # one year

@@ -53,7 +53,8 @@ from api.core.temporal import sort_by_date, temporal_blend
 from api.core.text import analyze
 from api.core.topic import contains_all, name_candidates, topic_terms
 from api.core.validity import apply_validity, replacements_to_fetch
-from api.embeddings.base import Embedder, EmbedderError, Vectors
+from api.embeddings.base import Embedder, Vectors
+from api.errors import EmbedderError, InvalidRequest
 from api.settings import Settings
 from api.store.base import SortOrder, VectorStore
 
@@ -72,15 +73,6 @@ MIN_NAME_DOCUMENTS = 3
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get  # a capitalized word in fewer documents is a name, not a topic
 MAX_QUERY_CHARS = 2000
 MIN_YEAR, MAX_YEAR = 1800, 2100
-
-
-class InvalidRequest(ValueError):
-    """A search argument is out of range; names the field."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

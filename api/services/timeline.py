@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from api.core.models import VIGENTE, Filters, Tesis, Validity
-from api.services.search import InvalidRequest
+from api.errors import InvalidRequest
 from api.store.base import GroupBy, SortOrder, VectorStore
 
 MAX_LIMIT = 200

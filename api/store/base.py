@@ -13,10 +13,6 @@ SortOrder = Literal["ASC", "DESC"]
 GroupBy = Literal["anio", "epoca", "materias", "tipo", "instancia"]
 
 
-class StoreError(RuntimeError):
-    """A store operation failed (server unreachable, corrupt file, vendor error)."""
-
-
 @dataclass(frozen=True, slots=True)
 class TesisEntry:
     """What ``upsert`` writes for one tesis: the record, its chunks and their vectors."""

@@ -23,8 +23,9 @@ import numpy as np
 from api.core.models import Candidate, Chunk, Filters, Passage, Tesis, Validity
 from api.core.text import analyze
 from api.embeddings.base import Vectors
+from api.errors import StoreError
 from api.store import embedded_ann, embedded_files
-from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult
+from api.store.base import GroupBy, SortOrder, TesisEntry, UpsertResult
 from api.store.embedded_ann import AnnIndex
 from api.store.embedded_files import State
 from api.store.embedded_index import VectorIndex, materia_mask

@@ -19,7 +19,8 @@ from weaviate.exceptions import WeaviateBaseError, WeaviateInsertManyAllFailedEr
 
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
-from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult
+from api.errors import StoreError
+from api.store.base import GroupBy, SortOrder, TesisEntry, UpsertResult
 from api.store.weaviate_connection import WeaviateResource
 from api.store.weaviate_schema import (
     CHUNK,

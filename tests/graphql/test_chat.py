@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from api.errors import LLMTimeout
 from api.graphql.schema import schema
-from api.llm.base import LLMTimeout
 from api.services.chat import ChatRequest, ChatService
 from api.services.container import Services
 from tests.conftest import context_for, run_query

@@ -17,13 +17,14 @@ from starlette.testclient import TestClient
 
 from api.app import create_app
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
-from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.base import TextKind, Vectors
+from api.errors import EmbedderError, LLMError, LLMTimeout, StoreError
 from api.graphql.schema import schema
 from api.ingest.pipeline import ingest_records
-from api.llm.base import LLM, LLMError, LLMTimeout
+from api.llm.base import LLM
 from api.services.container import Services
 from api.settings import Settings
-from api.store.base import GroupBy, SortOrder, StoreError, TesisEntry, UpsertResult, VectorStore
+from api.store.base import GroupBy, SortOrder, TesisEntry, UpsertResult, VectorStore
 from api.store.embedded import EmbeddedStore
 from tests.conftest import context_for
 from tests.fakes import FakeEmbedder, Reply, ScriptedLLM

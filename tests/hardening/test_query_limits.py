@@ -25,10 +25,10 @@ from graphql import parse
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.base import TextKind, Vectors
+from api.errors import EmbedderError, LLMError
 from api.graphql.cost import Limits, measure
 from api.guards import TokenBuckets
-from api.llm.base import LLMError
 from api.services.container import Services
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore

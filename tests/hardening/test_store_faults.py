@@ -22,14 +22,14 @@ from starlette.testclient import TestClient
 from api.app import create_app
 from api.cli.main import main
 from api.embeddings.cache import EmbeddingCache
+from api.errors import StartupError, StoreError
 from api.ingest.pipeline import ingest_records, write_report
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.monitoring.recorder import Recorder
-from api.preflight import StartupError, check_data_dir
+from api.preflight import check_data_dir
 from api.services.container import Services
 from api.services.factory import store_path
 from api.settings import Settings
-from api.store.base import StoreError
 from api.store.embedded import EmbeddedStore
 from tests.fakes import FakeEmbedder
 from tests.hardening.test_faults import DIM, MASKED, post

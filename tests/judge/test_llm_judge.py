@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from api.core.models import Hit, Validity
+from api.errors import LLMError, LLMTimeout
 from api.judge.llm_judge import LLMJudge, build_judge_messages, parse_reply
 from api.judge.models import SUPERSEDED_CAP, JudgeResult
-from api.llm.base import LLMError, LLMTimeout
 from tests.fakes import ScriptedLLM, make_hit
 
 QUERY = "suspensión provisional en amparo indirecto"

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from api.core.models import Validity
-from api.embeddings.base import EmbedderError, TextKind, Vectors
+from api.embeddings.base import TextKind, Vectors
+from api.errors import EmbedderError
 from api.judge.models import SUPERSEDED_CAP
 from api.judge.offline_judge import OfflineJudge
 from tests.fakes import FakeEmbedder, make_hit

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.llm.base import LLMError, LLMTimeout
+from api.errors import LLMError, LLMTimeout
 from api.llm.openai_chat import OpenAIChat
 
 MESSAGES = [{"role": "system", "content": "Eres útil."}, {"role": "user", "content": "Hola"}]

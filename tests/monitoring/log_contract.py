@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 
 from api.core.monitoring import Feedback
-from api.monitoring.log_base import SearchLog, UnknownEntry
+from api.errors import UnknownEntry
+from api.monitoring.log_base import SearchLog
 from tests.monitoring.builders import NOW, log_entry, logged_hit
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from api.errors import LogError
 from api.monitoring import build_search_log, log_path
 from api.monitoring.embedded_log import EmbeddedSearchLog
-from api.monitoring.log_base import LogError
 from api.settings import Settings
 from tests.monitoring.builders import log_entry, logged_hit
 from tests.monitoring.log_contract import LogContract, fill

@@ -15,10 +15,10 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import MaskErrors
 
+from api.errors import LogError
 from api.graphql.context import Context
 from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.monitoring.embedded_log import EmbeddedSearchLog
-from api.monitoring.log_base import LogError
 from api.monitoring.recorder import Recorder
 from tests.conftest import context_for
 from tests.monitoring.conftest import OLD_PROCEDURE, QUESTIONS, Recorded

@@ -12,8 +12,8 @@ from api.core.intent import MateriaIntent, TemporalIntent
 from api.core.models import Discarded, Filters, Validity
 from api.core.monitoring import Feedback, LogEntry
 from api.core.references import consolidate
+from api.errors import LogError
 from api.monitoring.embedded_log import EmbeddedSearchLog
-from api.monitoring.log_base import LogError
 from api.monitoring.recorder import (
     Recorder,
     build_entry,

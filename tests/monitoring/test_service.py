@@ -12,10 +12,11 @@ import pytest
 
 from api.core.models import Filters
 from api.core.monitoring import COVERAGE_GAP, MonitoringThresholds
+from api.errors import InvalidRequest
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.services import monitoring as service
 from api.services.evaluation import load_judgements
-from api.services.search import InvalidRequest, SearchRequest
+from api.services.search import SearchRequest
 from api.settings import Settings
 from tests.monitoring.builders import NOW, log_entry, logged_hit
 

@@ -16,7 +16,7 @@ from weaviate.exceptions import WeaviateBaseError
 from weaviate.proto.v1 import batch_delete_pb2, batch_pb2
 
 from api.core.monitoring import entry_to_dict
-from api.monitoring.log_base import LogError, UnknownEntry
+from api.errors import LogError, UnknownEntry
 from api.monitoring.weaviate_log import WeaviateSearchLog, entry_uuid, feedback_uuid
 from tests.monitoring.builders import NOW, log_entry, logged_hit
 from tests.store.conftest_weaviate import (

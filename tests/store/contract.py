@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from api.core.models import Chunk, Filters, Tesis, Validity
-from api.store.base import StoreError, TesisEntry, VectorStore
+from api.errors import StoreError
+from api.store.base import TesisEntry, VectorStore
 
 DIM = 4
 

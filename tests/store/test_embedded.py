@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from api.core.models import Filters
-from api.store.base import StoreError
+from api.errors import StoreError
 from api.store.embedded import EmbeddedStore
 from tests.store.contract import DIM, StoreContract, entry, unit
 

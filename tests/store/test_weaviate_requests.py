@@ -16,7 +16,7 @@ from weaviate.proto.v1 import aggregate_pb2, batch_pb2
 from weaviate.util import generate_uuid5
 
 from api.core.models import Filters, Tesis, Validity
-from api.store.base import StoreError
+from api.errors import StoreError
 from api.store.weaviate_schema import _to_passage, _to_tesis, chunk_object, tesis_object
 from api.store.weaviate_store import WeaviateStore
 from tests.store.conftest_weaviate import (

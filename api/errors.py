@@ -1,0 +1,66 @@
+"""Every error type the service raises on purpose, in one place.
+
+Each names what failed in a sentence a client or an operator can act on; GraphQL turns them
+into ``InputError`` / ``ServiceError`` (``api.graphql.errors``), the CLI prints them.
+"""
+
+from __future__ import annotations
+
+
+class InvalidRequest(ValueError):
+    """A search argument is out of range; names the field."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+class InvalidField(ValueError):
+    """One field of an ingested record is unusable; the loader adds the record's position."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(reason)
+        self.field = field
+        self.reason = reason
+
+
+class StoreError(RuntimeError):
+    """A store operation failed (server unreachable, corrupt file, vendor error)."""
+
+
+class EmbedderError(RuntimeError):
+    """The embedder could not produce vectors (model missing, endpoint down, bad reply)."""
+
+
+class LLMError(RuntimeError):
+    """The model could not answer (endpoint down, HTTP error, malformed reply)."""
+
+
+class LLMTimeout(LLMError):
+    """The model did not answer within the timeout."""
+
+
+class JudgeFormatError(ValueError):
+    """The reply is not the strict JSON the judge asked for. ``public`` is the short reason a
+    client sees; the message (with an excerpt of the reply) is for the server log."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(message)
+        self.public = public
+
+
+class LogError(RuntimeError):
+    """The log could not be read or written (unwritable file, server down, vendor error)."""
+
+
+class UnknownEntry(LogError):
+    """No logged search has this id (never logged, or pruned)."""
+
+    def __init__(self, log_id: str) -> None:
+        super().__init__(f"no logged search with id {log_id!r}")
+        self.log_id = log_id
+
+
+class StartupError(RuntimeError):
+    """The service cannot start; the message is one sentence for the operator."""
