@@ -4,8 +4,11 @@ backend. List fields, which cannot return a union, raise them as coded GraphQL e
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 from graphql import GraphQLError
+from starlette.concurrency import run_in_threadpool
 
 from api.core.redact import redact
 from api.errors import EmbedderError, InvalidRequest, LogError, StoreError
@@ -16,6 +19,10 @@ EXPECTED = (InvalidRequest, LogError, StoreError, EmbedderError)
 _SERVICES = ((LogError, "log"), (StoreError, "store"), (EmbedderError, "embedder"))
 MAX_MESSAGE = 240
 log = logging.getLogger("vigencia.errors")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def public_message(exc: Exception) -> str:
@@ -49,3 +56,23 @@ def graphql_error(exc: Exception) -> GraphQLError:
         f"{found.service} unavailable: {found.message}",
         extensions={"code": "SERVICE_UNAVAILABLE", "service": found.service},
     )
+
+
+async def outcome(
+    into: Callable[[T], R], call: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+) -> R | InputError | ServiceError:
+    """Run a service call off the event loop; its value through ``into``, or the expected
+    failure as a union member (the one try/except of every union-returning resolver)."""
+    try:
+        value = await run_in_threadpool(call, *args, **kwargs)
+    except EXPECTED as exc:
+        return failure(exc)
+    return into(value)
+
+
+async def listed(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """The same for list fields: the value, or the failure raised as a coded GraphQL error."""
+    try:
+        return await run_in_threadpool(call, *args, **kwargs)
+    except EXPECTED as exc:
+        raise graphql_error(exc) from exc
