@@ -25,6 +25,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 
 from api import __version__, graphiql, structured_log
+from api.admission import AdmissionMiddleware
 from api.core.redact import redact
 from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
@@ -213,5 +214,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         ),
         Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes),
         Middleware(ReadKeyMiddleware, settings=settings),
+        Middleware(
+            AdmissionMiddleware,
+            max_running=settings.max_running_requests,
+            max_wait_s=settings.max_queue_wait,
+        ),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

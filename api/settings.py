@@ -323,6 +323,18 @@ class Settings(BaseSettings):
         le=600,
         description="Seconds one GraphQL request may take before it is answered with a timeout error.",
     )
+    max_running_requests: int = Field(
+        8,
+        ge=0,
+        description="GraphQL HTTP requests one worker runs at once; more wait (0 = no limit).",
+    )
+    max_queue_wait: float = Field(
+        1.5,
+        gt=0,
+        le=60,
+        description="Seconds a request may wait for a free slot before it is refused "
+        "(503, `Retry-After`): under overload, answers stay fast and the rest are shed.",
+    )
     max_body_bytes: int = Field(
         10 * 1024 * 1024,
         ge=0,

@@ -1,0 +1,81 @@
+"""Load shedding: a bounded number of /graphql requests run, the rest wait a bounded time."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from api.admission import AdmissionMiddleware
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def gated_app(release: asyncio.Event, max_running: int, max_wait_s: float) -> AdmissionMiddleware:
+    async def graphql(request: Request) -> JSONResponse:
+        await release.wait()
+        return JSONResponse({"data": {"ok": True}})
+
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    app = Starlette(routes=[Route("/graphql", graphql, methods=["POST"]), Route("/health", health)])
+    return AdmissionMiddleware(app, max_running=max_running, max_wait_s=max_wait_s)
+
+
+def client(app: AdmissionMiddleware) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
+
+
+async def test_a_request_without_a_slot_is_refused_after_the_wait() -> None:
+    release = asyncio.Event()
+    async with client(gated_app(release, max_running=1, max_wait_s=0.2)) as http:
+        running = asyncio.create_task(http.post("/graphql", json={}))
+        await asyncio.sleep(0.05)
+        started = time.perf_counter()
+        refused = await http.post("/graphql", json={})
+        waited = time.perf_counter() - started
+        health = await http.get("/health")  # not gated, even while full
+        release.set()
+        answered = await running
+        after = await http.post("/graphql", json={})  # the slot came back
+    assert refused.status_code == 503
+    assert refused.headers["retry-after"] == "1"
+    assert refused.json()["errors"][0]["extensions"]["code"] == "OVERLOADED"
+    assert 0.15 <= waited < 2.0
+    assert health.status_code == 200
+    assert answered.status_code == 200 and after.status_code == 200
+
+
+async def test_a_waiting_request_runs_when_a_slot_frees_in_time() -> None:
+    release = asyncio.Event()
+    async with client(gated_app(release, max_running=1, max_wait_s=5.0)) as http:
+        first = asyncio.create_task(http.post("/graphql", json={}))
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(http.post("/graphql", json={}))
+        await asyncio.sleep(0.05)
+        release.set()
+        responses = await asyncio.gather(first, second)
+    assert [r.status_code for r in responses] == [200, 200]
+
+
+@pytest.mark.parametrize("max_running", [0, 3])
+async def test_no_refusal_within_capacity_or_with_the_gate_off(max_running: int) -> None:
+    release = asyncio.Event()
+    async with client(gated_app(release, max_running=max_running, max_wait_s=0.1)) as http:
+        tasks = [asyncio.create_task(http.post("/graphql", json={})) for _ in range(3)]
+        await asyncio.sleep(0.3)  # past the wait: nobody was left waiting
+        release.set()
+        responses = await asyncio.gather(*tasks)
+    assert [r.status_code for r in responses] == [200, 200, 200]
