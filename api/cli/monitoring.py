@@ -104,7 +104,7 @@ def _alert_json(a: Alert) -> dict[str, Any]:
 
 
 def _open_log(settings: Settings) -> SearchLog:
-    from api.monitoring import build_search_log
+    from api.services.factory import build_search_log
 
     return build_search_log(settings)
 
