@@ -86,3 +86,12 @@ def test_every_store_kind_declares_its_search_log() -> None:
     kinds = set(get_args(Settings.model_fields["store"].annotation))
     assert kinds == set(BACKENDS)
     assert all(callable(b.store) and callable(b.log) for b in BACKENDS.values())
+
+
+def test_the_weaviate_store_gets_the_weaviate_log(tmp_path: Path) -> None:
+    from api.monitoring.weaviate_log import WeaviateSearchLog
+
+    settings = Settings(store="weaviate", weaviate_url="http://localhost:8080", data_dir=tmp_path)
+    log = build_search_log(settings)
+    assert isinstance(log, WeaviateSearchLog)
+    assert log.prefix == settings.weaviate_collection_prefix
