@@ -146,7 +146,7 @@ def cmd_log_prune(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_log_export_feedback(args: argparse.Namespace, settings: Settings) -> int:
-    from api.services.monitoring import export_feedback
+    from api.services.log_feedback import export_feedback
 
     log = _open_log(settings)
     try:
