@@ -6,18 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from api.core.monitoring import distributions as dist
 from api.core.monitoring.alerts import Alert, CoverageCount, MonitoringThresholds, detect_alerts
-from api.core.monitoring.distributions import (
-    BoostHistogram,
-    Distribution,
-    MateriaStats,
-    Shares,
-    boost_histograms,
-    by_materia,
-    cited_distribution,
-    retrieved_distribution,
-    shares,
-)
 from api.core.monitoring.records import LogEntry
 
 
@@ -28,12 +18,12 @@ class MonitoringReport:
     until: datetime
     searches: int
     hits: int
-    histograms: tuple[BoostHistogram, ...]
-    retrieved: Distribution
-    cited: Distribution
-    corpus: Distribution
-    shares: Shares
-    by_materia: tuple[MateriaStats, ...]
+    histograms: tuple[dist.BoostHistogram, ...]
+    retrieved: dist.Distribution
+    cited: dist.Distribution
+    corpus: dist.Distribution
+    shares: dist.Shares
+    by_materia: tuple[dist.MateriaStats, ...]
     alerts: tuple[Alert, ...]
     truncated: bool = False  # the window held more entries than were read
     abstentions: int = 0  # searches and chats that found nothing that answers
@@ -42,7 +32,7 @@ class MonitoringReport:
 def build_report(
     entries: Sequence[LogEntry],
     *,
-    corpus: Distribution,
+    corpus: dist.Distribution,
     coverage: Sequence[CoverageCount],
     thresholds: MonitoringThresholds,
     now: datetime,
@@ -58,12 +48,12 @@ def build_report(
         until=now,
         searches=len(window),
         hits=sum(len(e.hits) for e in window),
-        histograms=tuple(boost_histograms(window, thresholds.bin_width)),
-        retrieved=retrieved_distribution(window),
-        cited=cited_distribution(window),
+        histograms=tuple(dist.boost_histograms(window, thresholds.bin_width)),
+        retrieved=dist.retrieved_distribution(window),
+        cited=dist.cited_distribution(window),
         corpus=corpus,
-        shares=shares(window),
-        by_materia=tuple(by_materia(window)),
+        shares=dist.shares(window),
+        by_materia=tuple(dist.by_materia(window)),
         alerts=tuple(detect_alerts(window, thresholds, coverage, now=now)),
         truncated=truncated,
         abstentions=sum(1 for e in window if e.abstain_reason is not None),
