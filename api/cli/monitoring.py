@@ -8,6 +8,7 @@ store) is opened: no embedder is loaded.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -20,8 +21,6 @@ from api.errors import LogError
 from api.monitoring.log_base import MAX_RECENT, SearchLog
 from api.settings import Settings
 
-DEFAULT_WINDOW_HOURS = 168
-DEFAULT_RETENTION_DAYS = 90
 QUESTION_CHARS = 80  # question width in a tail line
 
 
@@ -92,19 +91,12 @@ def format_alerts(alerts: Sequence[Alert]) -> str:
 
 
 def _alert_json(a: Alert) -> dict[str, Any]:
-    return {
-        "code": a.code,
-        "severity": a.severity,
-        "count": a.count,
-        "first_seen": a.first_seen.isoformat(),
-        "last_seen": a.last_seen.isoformat(),
-        "examples": list(a.examples),
-        "message": a.message,
-    }
+    times = {"first_seen": a.first_seen.isoformat(), "last_seen": a.last_seen.isoformat()}
+    return {**dataclasses.asdict(a), **times, "examples": list(a.examples)}
 
 
 def _open_log(settings: Settings) -> SearchLog:
-    from api.monitoring import build_search_log
+    from api.services.factory import build_search_log
 
     return build_search_log(settings)
 
@@ -129,7 +121,7 @@ def cmd_log_tail(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_log_prune(args: argparse.Namespace, settings: Settings) -> int:
     days = args.days
     if days is None:
-        days = getattr(settings, "search_log_retention_days", DEFAULT_RETENTION_DAYS)
+        days = settings.search_log_retention_days
     if days < 1:
         print(f"error: --days {days} must be >= 1", file=sys.stderr)
         return 2
@@ -146,7 +138,7 @@ def cmd_log_prune(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_log_export_feedback(args: argparse.Namespace, settings: Settings) -> int:
-    from api.services.monitoring import export_feedback
+    from api.services.log_feedback import export_feedback
 
     log = _open_log(settings)
     try:
@@ -174,7 +166,7 @@ def cmd_alerts(args: argparse.Namespace, settings: Settings) -> int:
 
     hours = args.window_hours
     if hours is None:
-        hours = getattr(settings, "monitoring_window_hours", DEFAULT_WINDOW_HOURS)
+        hours = settings.monitoring_window_hours
     log = _open_log(settings)
     store = build_store(settings)
     try:

@@ -308,7 +308,9 @@ def record_chat(info: Info, question: str, prepared: Prepared, answer: Answer) -
     if recorder is None:
         return None
     cited = cited_registros(answer.references, answer.citation_check.valid)
-    return recorder.record_search(question, None, prepared.search, kind="chat", cited=cited)
+    return recorder.record_search(
+        question, prepared.request, prepared.search, kind="chat", cited=cited
+    )
 
 
 @strawberry.type

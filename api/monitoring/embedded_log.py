@@ -17,19 +17,17 @@ counted by the recorder), not startup; a later call retries.
 from __future__ import annotations
 
 import json
-import logging
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
+from api.core.monitoring import Feedback, LogEntry, entry_to_dict
 from api.errors import LogError, UnknownEntry
-from api.monitoring.log_base import check_page
-
-logger = logging.getLogger(__name__)
+from api.monitoring.log_base import LogBackend, check_page, oldest_first
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS search_log (
@@ -65,7 +63,7 @@ def _feedback(row: sqlite3.Row) -> Feedback:
     )
 
 
-class EmbeddedSearchLog:
+class EmbeddedSearchLog(LogBackend):
     """``SearchLog`` on SQLite. ``path=None`` keeps it in memory (tests).
 
     >>> log = EmbeddedSearchLog(None)
@@ -133,23 +131,16 @@ class EmbeddedSearchLog:
             )
         return entry.id
 
-    def add_feedback(
-        self,
-        log_id: str,
-        registro: int,
-        useful: bool,
-        comment: str | None = None,
-        at: datetime | None = None,
-    ) -> Feedback:
-        moment = at or datetime.now(UTC)
+    def _store_feedback(self, feedback: Feedback) -> Feedback:
+        log_id, moment = feedback.log_id, _ts(feedback.timestamp)
         with self._guard("store feedback"), self._db_tx() as db:
             if db.execute("SELECT 1 FROM search_log WHERE id = ?", (log_id,)).fetchone() is None:
                 raise UnknownEntry(log_id)
             db.execute(
                 "INSERT OR REPLACE INTO feedback VALUES (?,?,?,?,?)",
-                (log_id, registro, int(useful), comment, _ts(moment)),
+                (log_id, feedback.registro, int(feedback.useful), feedback.comment, moment),
             )
-        return Feedback(log_id, registro, useful, comment, datetime.fromisoformat(_ts(moment)))
+        return replace(feedback, timestamp=datetime.fromisoformat(moment))
 
     def prune(self, older_than: datetime) -> int:
         with self._guard("prune"), self._db_tx() as db:
@@ -184,18 +175,7 @@ class EmbeddedSearchLog:
         return entries[0] if entries else None
 
     def _entries(self, rows: Sequence[sqlite3.Row]) -> list[LogEntry]:
-        by_entry: dict[str, list[Feedback]] = {}
-        for item in self.feedback_for([row["id"] for row in rows]) if rows else []:
-            by_entry.setdefault(item.log_id, []).append(item)
-        entries = []
-        for row in rows:
-            try:
-                entries.append(
-                    entry_from_dict(json.loads(row["data"]), by_entry.get(row["id"], ()))
-                )
-            except (ValueError, TypeError, KeyError) as exc:  # a corrupt row is skipped, not fatal
-                logger.warning("search log entry %s is unreadable: %s", row["id"], exc)
-        return entries
+        return self._decode([(row["id"], row["data"]) for row in rows])
 
     def feedback_for(self, log_ids: Sequence[str] | None = None) -> list[Feedback]:
         sql = "SELECT * FROM feedback"
@@ -209,8 +189,7 @@ class EmbeddedSearchLog:
                     part = ids[start : start + _BATCH]
                     marks = ",".join("?" * len(part))
                     rows += db.execute(f"{sql} WHERE log_id IN ({marks})", part).fetchall()
-        found = [_feedback(row) for row in rows]
-        return sorted(found, key=lambda f: (f.timestamp, f.log_id, f.registro))
+        return oldest_first(_feedback(row) for row in rows)
 
     def count(self) -> int:
         with self._guard("count") as db:

@@ -1,12 +1,16 @@
-"""The protocol every search-log backend implements, and the errors it raises."""
+"""The protocol every search-log backend implements, and what the backends share."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Protocol
 
-from api.core.monitoring import Feedback, LogEntry
+from api.core.monitoring import Feedback, LogEntry, entry_from_dict
+
+logger = logging.getLogger(__name__)
 
 MAX_RECENT = 1000  # most entries one ``recent`` call returns
 
@@ -68,3 +72,49 @@ class SearchLog(Protocol):
     def close(self) -> None:
         """Release connections and files."""
         ...
+
+
+def oldest_first(feedback: Iterable[Feedback]) -> list[Feedback]:
+    """Feedback in the order ``feedback_for`` returns it."""
+    return sorted(feedback, key=lambda f: (f.timestamp, f.log_id, f.registro))
+
+
+class LogBackend:
+    """The shared half of a backend: ``add_feedback``'s defaults and decoding stored entries.
+
+    Subclasses store one verdict (``_store_feedback``) and read feedback (``feedback_for``).
+    """
+
+    def add_feedback(
+        self,
+        log_id: str,
+        registro: int,
+        useful: bool,
+        comment: str | None = None,
+        at: datetime | None = None,
+    ) -> Feedback:
+        """See ``SearchLog.add_feedback``; ``at`` defaults to now."""
+        return self._store_feedback(
+            Feedback(log_id, registro, useful, comment, at or datetime.now(UTC))
+        )
+
+    def _store_feedback(self, feedback: Feedback) -> Feedback:
+        """Store it (raises ``UnknownEntry``); the verdict as stored."""
+        raise NotImplementedError
+
+    def feedback_for(self, log_ids: Sequence[str] | None = None) -> list[Feedback]:
+        raise NotImplementedError
+
+    def _decode(self, rows: Sequence[tuple[str, str]]) -> list[LogEntry]:
+        """Entries from ``(id, JSON)`` rows, each with its feedback; an unreadable one is
+        logged and skipped, not fatal."""
+        by_entry: dict[str, list[Feedback]] = {}
+        for item in self.feedback_for([log_id for log_id, _ in rows]) if rows else []:
+            by_entry.setdefault(item.log_id, []).append(item)
+        entries = []
+        for log_id, payload in rows:
+            try:
+                entries.append(entry_from_dict(json.loads(payload), by_entry.get(log_id, ())))
+            except (ValueError, TypeError, KeyError) as exc:
+                logger.warning("search log entry %s is unreadable: %s", log_id, exc)
+        return entries

@@ -222,18 +222,22 @@ class Recorder:
                 "max_entries": self.max_entries,
             }
 
-    def health(self) -> dict[str, Any]:
-        """``stats()`` plus the backend's health; "degraded" when the backend is, or when
-        the latest write failed."""
-        try:
-            backend = self.log.health()
-        except Exception as exc:  # the protocol says it never raises; be sure
-            backend = {"status": "degraded", "detail": str(exc)}
+    def write_status(self) -> str:
+        """ "degraded" while the latest write (or prune) failed, else "ok" (no I/O)."""
         with self._lock:
             failed_last = self.last_failure_at is not None and (
                 self.last_success_at is None or self.last_failure_at >= self.last_success_at
             )
-        degraded = backend.get("status") != "ok" or failed_last
+        return "degraded" if failed_last else "ok"
+
+    def health(self) -> dict[str, Any]:
+        """``stats()`` plus the backend's health; "degraded" when the backend is, or when
+        ``write_status`` is."""
+        try:
+            backend = self.log.health()
+        except Exception as exc:  # the protocol says it never raises; be sure
+            backend = {"status": "degraded", "detail": str(exc)}
+        degraded = backend.get("status") != "ok" or self.write_status() != "ok"
         return {"status": "degraded" if degraded else "ok", **self.stats(), "backend": backend}
 
 

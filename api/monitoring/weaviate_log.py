@@ -13,6 +13,7 @@ import json
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,9 +26,9 @@ from weaviate.classes.query import Filter, Sort
 from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
-from api.core.monitoring import Feedback, LogEntry, entry_from_dict, entry_to_dict
+from api.core.monitoring import Feedback, LogEntry, entry_to_dict
 from api.errors import LogError, UnknownEntry
-from api.monitoring.log_base import check_page
+from api.monitoring.log_base import LogBackend, check_page, oldest_first
 from api.store.weaviate_connection import WeaviateResource
 
 logger = logging.getLogger(__name__)
@@ -109,7 +110,7 @@ def _to_feedback(props: dict[str, Any]) -> Feedback:
     )
 
 
-class WeaviateSearchLog(WeaviateResource):
+class WeaviateSearchLog(WeaviateResource, LogBackend):
     """``SearchLog`` on a Weaviate server; nothing connects until the first call.
 
     Usage::
@@ -171,32 +172,25 @@ class WeaviateSearchLog(WeaviateResource):
         self._insert(SEARCH_LOG, log_object(entry), "log entry")
         return entry.id
 
-    def add_feedback(
-        self,
-        log_id: str,
-        registro: int,
-        useful: bool,
-        comment: str | None = None,
-        at: datetime | None = None,
-    ) -> Feedback:
-        entry = self.get(log_id)
+    def _store_feedback(self, feedback: Feedback) -> Feedback:
+        entry = self.get(feedback.log_id)
         if entry is None:
-            raise UnknownEntry(log_id)
-        moment = _aware(at or datetime.now(UTC))
+            raise UnknownEntry(feedback.log_id)
+        stored = replace(feedback, timestamp=_aware(feedback.timestamp))
         properties = {
-            "logId": log_id,
-            "registro": registro,
-            "useful": useful,
-            "comment": comment,
-            "timestamp": moment,
+            "logId": stored.log_id,
+            "registro": stored.registro,
+            "useful": stored.useful,
+            "comment": stored.comment,
+            "timestamp": stored.timestamp,
             "entryTimestamp": _aware(entry.timestamp),
         }
         obj = DataObject(
             properties={k: v for k, v in properties.items() if v is not None},
-            uuid=feedback_uuid(log_id, registro),
+            uuid=feedback_uuid(stored.log_id, stored.registro),
         )
         self._insert(FEEDBACK, obj, "feedback")
-        return Feedback(log_id, registro, useful, comment, moment)
+        return stored
 
     def prune(self, older_than: datetime) -> int:
         cutoff = _aware(older_than)
@@ -240,18 +234,9 @@ class WeaviateSearchLog(WeaviateResource):
         return entries[0] if entries else None
 
     def _entries(self, objects: Sequence[dict[str, Any]]) -> list[LogEntry]:
-        ids = [str(p.get("entryId") or "") for p in objects]
-        by_entry: dict[str, list[Feedback]] = {}
-        for item in self.feedback_for(ids) if ids else []:
-            by_entry.setdefault(item.log_id, []).append(item)
-        entries = []
-        for log_id, props in zip(ids, objects, strict=True):
-            try:
-                data = json.loads(str(props.get("payload") or ""))
-                entries.append(entry_from_dict(data, by_entry.get(log_id, ())))
-            except (ValueError, TypeError, KeyError) as exc:  # a corrupt object is skipped
-                logger.warning("search log entry %s is unreadable: %s", log_id, exc)
-        return entries
+        return self._decode(
+            [(str(p.get("entryId") or ""), str(p.get("payload") or "")) for p in objects]
+        )
 
     def feedback_for(self, log_ids: Sequence[str] | None = None) -> list[Feedback]:
         if log_ids is not None and not log_ids:
@@ -268,6 +253,6 @@ class WeaviateSearchLog(WeaviateResource):
                 found.append(_to_feedback(dict(obj.properties)))
             except (ValueError, TypeError) as exc:  # a corrupt object is skipped
                 logger.warning("feedback object %s is unreadable: %s", obj.uuid, exc)
-        return sorted(found, key=lambda f: (f.timestamp, f.log_id, f.registro))
+        return oldest_first(found)
 
     # --- lifecycle

@@ -46,6 +46,7 @@ class Prepared:
     search: SearchResult
     references: list[Reference]
     full_text: bool
+    request: ChatRequest | None = None  # what was asked (logged as the chat's parameters)
 
 
 class ChatService:
@@ -83,7 +84,7 @@ class ChatService:
         if full_text:
             store = self.search.store
             refs = [with_all_chunks(r, store.get_chunks(r.registro)) for r in refs]
-        return Prepared(result, refs, full_text)
+        return Prepared(result, refs, full_text, request)
 
     def compare(
         self, request: ChatRequest

@@ -9,15 +9,23 @@ from api.judge import Judge
 from api.judge.llm_judge import LLMJudge
 from api.judge.offline_judge import OfflineJudge
 from api.llm.base import LLM
-from api.monitoring import Recorder, SearchLog, build_search_log
+from api.monitoring import Recorder, SearchLog
 from api.preflight import check_data_dir
 from api.services.chat import ChatService
-from api.services.factory import build_embedder, build_llm, build_store
+from api.services.factory import (
+    EMBEDDING_CACHE_FILE,
+    LOG_FILE,
+    STORE_FILE,
+    build_embedder,
+    build_llm,
+    build_search_log,
+    build_store,
+)
 from api.services.search import SearchConfig, SearchService
 from api.settings import Settings
 from api.store.base import VectorStore
 
-DATA_FILES = ("vigencia.sqlite", "embedding_cache.sqlite", "search_log.sqlite")
+DATA_FILES = (STORE_FILE, EMBEDDING_CACHE_FILE, LOG_FILE)
 
 
 @dataclass

