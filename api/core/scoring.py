@@ -22,6 +22,7 @@ from api.core.epocas import epoca_number
 from api.core.fusion import RetrievalMode, relative_scores
 from api.core.gate import gate_values
 from api.core.models import Candidate, Hit, ScoreBreakdown
+from api.core.weight_policy import check_weight
 
 Profile = Literal["default", "seed"]
 DecayFunction = Literal["exp", "gauss", "linear"]
@@ -119,8 +120,7 @@ def breakdown(
     epocas: EpocaFactors | None = None,
 ) -> ScoreBreakdown:
     """Score one hit. ``relevance`` defaults to ``similarity`` (the seed's raw-cosine case)."""
-    if not 0.0 <= recency_weight <= 1.0:
-        raise ValueError(f"recency_weight must be in [0, 1], got {recency_weight}")
+    check_weight("recency_weight", recency_weight)
     if profile == "seed":
         recency, epoca_factor = seed_recency(year), seed_epoca_factor(epoca, epocas)
     elif profile == "default":

@@ -14,9 +14,9 @@ from api.core.intent import (
     canonical_materia,
     detect_materia,
     detect_temporal,
-    effective_recency_weight,
-    fold,
 )
+from api.core.text import fold
+from api.core.weight_policy import effective_recency_weight
 
 # --- materia -----------------------------------------------------------------------------
 
