@@ -9,6 +9,8 @@ import sys
 from api.core.models import Filters, Hit
 from api.settings import Settings
 
+OVERRIDES = ("top_k", "recency_weight", "profile", "mode")  # SearchRequest fields set by options
+
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from api.errors import InvalidRequest
@@ -16,16 +18,9 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from api.services.search import SearchRequest
 
     services = Services.build(settings)
-    request = SearchRequest(
-        query=args.question,
-        top_k=args.top_k,
-        recency_weight=args.recency_weight,
-        profile=args.profile,
-        mode=args.mode,
-        filters=Filters(
-            materias=tuple(args.materia or ()), anio_min=args.anio_min, anio_max=args.anio_max
-        ),
-    )
+    filters = Filters(tuple(args.materia or ()), anio_min=args.anio_min, anio_max=args.anio_max)
+    overrides = {name: getattr(args, name) for name in OVERRIDES}  # same names as the options
+    request = SearchRequest(args.question, filters, **overrides)
     try:
         result = services.search.search(request)
     except InvalidRequest as exc:
