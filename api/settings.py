@@ -9,10 +9,14 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from api.core.epoca_factors import EpocaFactors
+from api.core.weight_policy import WEIGHT_RANGE, in_weight_range
+from api.ranking_settings import RankingSettings, share
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-class Settings(BaseSettings):
+class Settings(BaseSettings, RankingSettings):
     """All runtime configuration. Tests build ``Settings(...)`` directly instead of patching env."""
 
     model_config = SettingsConfigDict(
@@ -94,149 +98,6 @@ class Settings(BaseSettings):
         30, ge=0, description="Days a question vector stays in the embedding cache (0 = forever)."
     )
 
-    # Retrieval and scoring
-    scoring_profile: Literal["default", "seed"] = Field(
-        "default",
-        description="`default` (normalized relevance, monotone decay) or `seed` (seed 000).",
-    )
-    recency_weight: float = Field(
-        0.1, ge=0.0, le=1.0, description="Default recency weight w in 0..1 (0 = similarity order)."
-    )
-    retrieval_mode: Literal["hybrid", "vector", "lexical"] = Field(
-        "hybrid",
-        description="Candidate retrieval: BM25 + vector fusion, vector only, or BM25 only.",
-    )
-    hybrid_alpha: float = Field(
-        0.4, ge=0.0, le=1.0, description="Hybrid weight of the vector side (1 = vector, 0 = BM25)."
-    )
-    oversample: int = Field(
-        5, ge=1, le=50, description="Candidates fetched per requested hit before scoring."
-    )
-    decay_origin_year: int | None = Field(
-        None, description="Year where recency is 1 (default: the current year)."
-    )
-    decay_scale_years: float = Field(
-        15.0, gt=0, description="Years past the offset at which the decay reaches `decay_value`."
-    )
-    decay_offset_years: float = Field(
-        2.0, ge=0, description="Years from the origin with no decay at all."
-    )
-    decay_value: float = Field(
-        0.5,
-        gt=0,
-        lt=1,
-        description="Decay reached at `offset + scale` years (Elasticsearch style).",
-    )
-    decay_floor: float = Field(
-        0.2, ge=0, lt=1, description="Lowest recency factor any date can get."
-    )
-    max_chunks_per_tesis: int = Field(
-        2, ge=1, le=10, description="Most chunks of one tesis among the hits (diversity)."
-    )
-    current_recency_weight: float = Field(
-        0.7,
-        ge=0.0,
-        le=1.0,
-        description="Recency weight for questions about current law (actual, vigente, tras la reforma).",
-    )
-    superseded_demotion: float = Field(
-        0.5, ge=0.0, le=1.0, description="Final-score factor of hits whose criterion lost force."
-    )
-    temporal_gate: float = Field(
-        0.85,
-        ge=0.0,
-        le=1.0,
-        description="Earliest/latest questions sort by date the tesis whose gate value "
-        "(closeness to the best candidate) is at least this: on the point, not merely related.",
-    )
-    temporal_blend_weight: float = Field(
-        0.5, ge=0.0, le=1.0, description="Date weight of the two-pass `blend` temporal mode."
-    )
-    reform_cutoffs: dict[str, int] | None = Field(
-        None,
-        description='Reform cutoff year per materia as JSON, e.g. `{"Laboral": 2019}` '
-        "(default: Laboral 2019, Fiscal 2020, Electoral 2021, Penal 2016, Constitucional 2011, "
-        "Común 2013, Agraria 1992).",
-    )
-    reform_recent_year: int = Field(
-        2020, description="Reform rules apply only when some hit is from this year or later."
-    )
-    reform_min_gap_years: int = Field(
-        20, ge=0, description="... and the hits span more than this many years."
-    )
-    reform_keep_most_recent: int = Field(
-        3, ge=1, description="If every hit would be discarded, keep this many of the newest."
-    )
-    reform_discard_pre_novena: bool = Field(
-        True, description="Reform rules also discard hits before the Novena Época (1995)."
-    )
-    materia_recency_weights: dict[str, float] | None = Field(
-        None,
-        description="Recency weight per materia as JSON, each in 0..1 (written by `vigencia "
-        'tune`), e.g. `{"Laboral": 0.7}`; other materias use `recency_weight`.',
-    )
-    materia_alphas: dict[str, float] | None = Field(
-        None,
-        description="Hybrid alpha per materia as JSON, each in 0..1 (written by `vigencia "
-        "tune`); other materias use `hybrid_alpha`.",
-    )
-    epoca_factors: dict[str, float] | None = Field(
-        None,
-        description="Época factors of the `default` profile as JSON, by name or ordinal, each "
-        'in (0, 1], e.g. `{"Novena Época": 0.85, "older": 0.6}` (default: Décima on 1.0, '
-        "Novena 0.9, Octava 0.8, older 0.75).",
-    )
-    seed_epoca_factors: dict[str, float] | None = Field(
-        None,
-        description="Época factors of the `seed` profile as JSON, each in [1, 5] (default: "
-        "Novena 1.2, Décima 1.5, Undécima 1.8, Duodécima 2.0).",
-    )
-    similarity_threshold: float = Field(
-        0.0, ge=0.0, le=1.0, description="Default minimum cosine similarity of a hit."
-    )
-    reform_rules_mode: Literal["same_point", "literal"] = Field(
-        "same_point",
-        description="`same_point`: an old criterion is set aside only when a newer hit is on "
-        "the same point (else flagged); `literal`: seed 000's cutoffs, within the page.",
-    )
-    same_point_similarity: float = Field(
-        0.93,
-        ge=0.0,
-        le=1.0,
-        description="Passage-to-passage cosine from which two hits are on the same point.",
-    )
-    relevance_gate: float = Field(
-        0.7,
-        ge=0.0,
-        le=1.0,
-        description="A hit is on topic when its fused relevance is at least this share of the "
-        "best; recency and the rules reorder only on-topic hits.",
-    )
-    relevance_gate_enabled: bool = Field(
-        True, description="Apply the relevance gate and abstain when nothing is on topic."
-    )
-    abstain_margin: float = Field(
-        0.022,
-        ge=-1.0,
-        le=1.0,
-        description="Search abstains unless its best cosine beats the best null question's "
-        "(gibberish, small talk) by this much; the floor is measured per store and language.",
-    )
-    abstain_cross_margin: float = Field(
-        0.005,
-        ge=-1.0,
-        le=1.0,
-        description="The abstention margin for English and mixed questions (their cosines to "
-        "the Spanish corpus are lower).",
-    )
-    cross_lingual_alpha: float = Field(
-        0.6,
-        ge=0.0,
-        le=1.0,
-        description="Least hybrid vector weight for English and mixed questions (BM25 sees "
-        "only their glossary translation).",
-    )
-
     # Answers (chat) and the judge
     llm_base_url: str | None = Field(
         None,
@@ -272,15 +133,11 @@ class Settings(BaseSettings):
     monitoring_window_hours: int = Field(
         168, ge=1, le=8760, description="Default window of `vigencia alerts` and `monitoring`."
     )
-    alert_pre_reform_share: float = Field(
+    alert_pre_reform_share: float = share(
         0.3,
-        ge=0.0,
-        le=1.0,
-        description="MANY_PRE_REFORM fires above this share of pre-reform hits.",
+        "MANY_PRE_REFORM fires above this share of pre-reform hits.",
     )
-    alert_inversion_gap: float = Field(
-        0.02, ge=0.0, le=1.0, description="Largest cosine difference for an INVERSION alert."
-    )
+    alert_inversion_gap: float = share(0.02, "Largest cosine difference for an INVERSION alert.")
 
     # API
     host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
@@ -368,15 +225,16 @@ class Settings(BaseSettings):
             raise ValueError("VIGENCIA_EMBEDDER=openai needs VIGENCIA_EMBEDDING_BASE_URL")
         if self.read_requires_key and not self.api_key:
             raise ValueError("VIGENCIA_READ_REQUIRES_KEY needs VIGENCIA_API_KEY")
-        for name in ("materia_recency_weights", "materia_alphas"):
-            for materia, value in (getattr(self, name) or {}).items():
-                if not 0.0 <= value <= 1.0:
+        for name, weights in (
+            ("materia_recency_weights", self.materia_recency_weights),
+            ("materia_alphas", self.materia_alphas),
+        ):
+            for materia, value in (weights or {}).items():
+                if not in_weight_range(value):
                     raise ValueError(
-                        f"VIGENCIA_{name.upper()}: {materia} = {value} is outside 0..1"
+                        f"VIGENCIA_{name.upper()}: {materia} = {value} is outside {WEIGHT_RANGE}"
                     )
         if self.epoca_factors is not None or self.seed_epoca_factors is not None:
-            from api.core.epoca_factors import EpocaFactors
-
             try:
                 EpocaFactors.parse(self.epoca_factors, self.seed_epoca_factors)
             except ValueError as exc:

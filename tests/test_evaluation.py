@@ -15,6 +15,8 @@ from api.core.evaluation import (
     share_before,
     vigencia,
 )
+from api.services.container import Services
+from api.services.evaluation import run_config, sweep
 from api.settings import Settings
 
 J = Judgement("q", {1: 3, 2: 1, 3: 2}, current=(3,))
@@ -71,6 +73,8 @@ def test_eval_command_on_the_shipped_set(
     assert plain["abstain_recall"] == 0.0 and configured["abstain_recall"] > 0.5
     assert configured["current_discarded"] == []
     assert ("a=0.4 w=0.5", "dev") in rows
+    swept = [r["config"] for r in report["rows"] if r["config"]["name"] == "a=0.4 w=0.5"]
+    assert swept and all(c["recency_weight"] == 0.5 and c["alpha"] == 0.4 for c in swept)
     assert max(report["rubro_overlap"].values()) <= 0.40
 
 
@@ -79,3 +83,13 @@ def test_eval_rejects_a_bad_query_file(tmp_path: Path, capsys: pytest.CaptureFix
     bad.write_text('{"query": "x"}\n', encoding="utf-8")
     assert main(["eval", str(bad)], Settings(data_dir=tmp_path)) == 2
     assert "q.jsonl:1" in capsys.readouterr().err
+
+
+def test_a_swept_weight_is_the_weight_the_search_ranks_with(bundled: Services) -> None:
+    """``vigencia eval --weight W`` runs the real search at W (not the configured weight)."""
+    questions = [Judgement("requisitos actuales de la pensión alimenticia", {1: 1})]
+    vectors = [bundled.search.embed_query(j.query) for j in questions]
+    for weight in (0.0, 0.5, 0.9):
+        (config,) = sweep([weight], [0.4])
+        results = run_config(bundled.search, questions, vectors, config, k=5)
+        assert [r.recency_weight for r in results] == [weight]

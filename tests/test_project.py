@@ -39,3 +39,11 @@ def test_readme_graphql_example_runs(repo_root: Path, bundled) -> None:
     assert example, "README lost its GraphQL example"
     data = run_query(bundled, example.group(1))["search"]
     assert data["__typename"] == "SearchPayload" and data["hits"] and data["withoutRecency"]
+
+
+def test_the_cutoff_help_lists_exactly_the_default_cutoffs() -> None:
+    from api.core.reform import AMPARO_CUTOFF, DEFAULT_CUTOFFS
+
+    help_text = Settings.model_fields["reform_cutoffs"].description or ""
+    assert all(f"{m} {y}" in help_text for m, y in DEFAULT_CUTOFFS.items())
+    assert not any(f"{m} {y}" in help_text for m, y in AMPARO_CUTOFF.items())

@@ -139,7 +139,7 @@ def test_oversized_ingest_is_bounded(keyed: TestClient) -> None:
 
 
 def test_demo_says_how_to_set_a_key() -> None:
-    from api.cli.main import key_advice
+    from api.cli.serve import key_advice
     from api.settings import Settings
 
     assert "export VIGENCIA_API_KEY=" in key_advice(Settings())

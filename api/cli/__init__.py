@@ -1,1 +1,2 @@
-"""The ``vigencia`` command line: ``main`` builds the parser, ``monitoring`` adds its commands."""
+"""The ``vigencia`` command line: ``main`` builds the parser; ``loading``, ``search``, ``serve``,
+``evaluation`` and ``monitoring`` hold the commands."""

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 from api.core.epocas import canonical_epoca, epoca_number
 
+# Default: 1.0 for the current legal order (Décima onward, after the 2011 human-rights and
+# amparo reforms), lower for older ones. Seed 000: Novena and later boosted, older 1.0.
 DEFAULT_FACTORS: dict[int, float] = {12: 1.0, 11: 1.0, 10: 1.0, 9: 0.9, 8: 0.8}
 DEFAULT_OLDER = 0.75
 SEED_FACTORS: dict[int, float] = {9: 1.2, 10: 1.5, 11: 1.8, 12: 2.0}
@@ -88,3 +90,6 @@ class EpocaFactors:
 
     def seed_factor(self, epoca: str) -> float:
         return self.seed.get(epoca_number(epoca), 1.0)
+
+
+DEFAULT_EPOCAS = EpocaFactors()  # the defaults above, for callers without settings

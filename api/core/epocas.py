@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+
+from api.core.text import fold
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,16 +52,10 @@ _ORDINALS = {
 _BY_NUMBER = {e.number: e for e in EPOCAS}
 
 
-def _fold(text: str) -> str:
-    return "".join(
-        c for c in unicodedata.normalize("NFD", text.lower()) if unicodedata.category(c) != "Mn"
-    )
-
-
 @lru_cache(maxsize=256)  # a handful of distinct labels, looked up per candidate
 def canonical_epoca(label: str) -> str | None:
     """'Décima Época', 'decima', '10a.' or '10' -> 'Décima Época'; None if not an época."""
-    folded = _fold(label).replace("epoca", "").strip(" .")
+    folded = fold(label).replace("epoca", "").strip(" .")
     if folded in _ORDINALS:
         return _BY_NUMBER[_ORDINALS[folded]].name
     digits = folded.rstrip("a").rstrip(".").rstrip("a")

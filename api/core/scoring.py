@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from api.core.epoca_factors import EpocaFactors
-from api.core.epocas import epoca_number
+from api.core.epoca_factors import DEFAULT_EPOCAS, EpocaFactors
 from api.core.fusion import RetrievalMode, relative_scores
 from api.core.gate import gate_values
 from api.core.models import Candidate, Hit, ScoreBreakdown
+from api.core.weight_policy import check_weight
 
 Profile = Literal["default", "seed"]
 DecayFunction = Literal["exp", "gauss", "linear"]
@@ -54,15 +54,6 @@ class DecayParams:
             raise ValueError(f"offset must be >= 0, got {self.offset}")
 
 
-# Seed 000's época factors (Novena and later boosted; everything older 1.0).
-SEED_EPOCA_FACTORS = {9: 1.2, 10: 1.5, 11: 1.8, 12: 2.0}
-# Default época factors by época number: 1.0 for the current legal order (Décima onward,
-# after the 2011 human-rights and amparo reforms), lower for older ones. Unknown épocas
-# (generic corpora) get 1.0, so only the date decides there.
-DEFAULT_EPOCA_FACTORS = {12: 1.0, 11: 1.0, 10: 1.0, 9: 0.9, 8: 0.8}
-PRE_OCTAVA_FACTOR = 0.75
-
-
 def seed_recency(year: float) -> float:
     """Seed 000's piecewise boost; note it is not monotone (2019 > 2020)."""
     if year >= 2020:
@@ -75,9 +66,7 @@ def seed_recency(year: float) -> float:
 
 
 def seed_epoca_factor(epoca: str, factors: EpocaFactors | None = None) -> float:
-    if factors is not None:
-        return factors.seed_factor(epoca)
-    return SEED_EPOCA_FACTORS.get(epoca_number(epoca), 1.0)
+    return (factors or DEFAULT_EPOCAS).seed_factor(epoca)
 
 
 def decay(age: float, params: DecayParams) -> float:
@@ -99,12 +88,7 @@ def default_recency(year: float, params: DecayParams) -> float:
 
 
 def default_epoca_factor(epoca: str, factors: EpocaFactors | None = None) -> float:
-    if factors is not None:
-        return factors.default_factor(epoca)
-    number = epoca_number(epoca)
-    if number == 0:
-        return 1.0
-    return DEFAULT_EPOCA_FACTORS.get(number, PRE_OCTAVA_FACTOR)
+    return (factors or DEFAULT_EPOCAS).default_factor(epoca)
 
 
 def breakdown(
@@ -119,8 +103,7 @@ def breakdown(
     epocas: EpocaFactors | None = None,
 ) -> ScoreBreakdown:
     """Score one hit. ``relevance`` defaults to ``similarity`` (the seed's raw-cosine case)."""
-    if not 0.0 <= recency_weight <= 1.0:
-        raise ValueError(f"recency_weight must be in [0, 1], got {recency_weight}")
+    check_weight("recency_weight", recency_weight)
     if profile == "seed":
         recency, epoca_factor = seed_recency(year), seed_epoca_factor(epoca, epocas)
     elif profile == "default":

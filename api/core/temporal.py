@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Literal
 
+from api.core.fusion import min_max
 from api.core.models import Hit
 from api.core.scoring import rank
 
@@ -39,16 +40,6 @@ def best_per_registro(hits: Sequence[Hit]) -> list[Hit]:
     for hit in sorted(hits, key=_by_score):
         best.setdefault(hit.registro, hit)
     return list(best.values())
-
-
-def unit_scale(values: Sequence[float]) -> list[float]:
-    """Min-max to [0, 1]; a constant list maps to all ones (nothing to tell apart)."""
-    if not values:
-        return []
-    low, high = min(values), max(values)
-    if high - low < 1e-12:
-        return [1.0] * len(values)
-    return [(v - low) / (high - low) for v in values]
 
 
 def sort_by_date(hits: Sequence[Hit], kind: DateOrder) -> list[Hit]:
@@ -85,9 +76,9 @@ def temporal_blend(hits: Sequence[Hit], kind: DateOrder, weight: float) -> list[
     _check_kind(kind)
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"weight must be in [0, 1], got {weight}")
-    relevance = unit_scale([h.score.relevance for h in hits])
+    relevance = min_max([h.score.relevance for h in hits])
     sign = 1.0 if kind == "latest" else -1.0  # the preferred end of the range scales to 1
-    dates = unit_scale([sign * h.passage.sort_date.toordinal() for h in hits])
+    dates = min_max([sign * h.passage.sort_date.toordinal() for h in hits])
     blended = [
         dataclasses.replace(
             h,

@@ -31,6 +31,17 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
 
 
+def fold_with_map(text: str) -> tuple[str, list[int]]:
+    """``fold(text)`` and, for each of its characters, the index of its source character."""
+    out: list[str] = []
+    source: list[int] = []
+    for i, char in enumerate(text):
+        folded = fold(char)
+        out.append(folded)
+        source.extend([i] * len(folded))
+    return "".join(out), source
+
+
 def words(text: str) -> list[str]:
     """Folded word tokens, stopwords included."""
     return _WORD.findall(fold(text))

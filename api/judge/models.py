@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.core.epocas import epoca_number
+from api.core.epoca_factors import DEFAULT_EPOCAS
 from api.core.models import Hit
 from api.core.validity import loses_force
 
@@ -23,11 +23,9 @@ JudgeKind = Literal["llm", "offline"]
 # Legal post-processing (multipliers on a relevance in [0, 1]): a binding jurisprudencia beats
 # an aislada of equal relevance, the current épocas (Décima on, after the 2011 reforms) beat
 # older ones, and a criterion that lost force (``validity.loses_force``) is capped whatever its
-# relevance. Unknown épocas
-# (generic corpora) get 1.0. Same values as the scoring module's default época factors.
+# relevance. The época factors are the scoring defaults (``DEFAULT_EPOCAS``): unknown épocas
+# (generic corpora) get 1.0.
 AISLADA_FACTOR = 0.9
-EPOCA_FACTORS = {12: 1.0, 11: 1.0, 10: 1.0, 9: 0.9, 8: 0.8}
-OLDER_EPOCA_FACTOR = 0.75
 SUPERSEDED_CAP = 0.3
 MAX_SCALE = 10.0  # replies on a 0-10 scale are accepted and divided by 10
 
@@ -102,8 +100,7 @@ class JudgeResult:
 
 
 def epoca_factor(epoca: str) -> float:
-    number = epoca_number(epoca)
-    return 1.0 if number == 0 else EPOCA_FACTORS.get(number, OLDER_EPOCA_FACTOR)
+    return DEFAULT_EPOCAS.default_factor(epoca)
 
 
 def legal_score(relevance: float, hit: Hit) -> float:

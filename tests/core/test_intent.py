@@ -14,9 +14,9 @@ from api.core.intent import (
     canonical_materia,
     detect_materia,
     detect_temporal,
-    effective_recency_weight,
-    fold,
 )
+from api.core.text import fold, fold_with_map
+from api.core.weight_policy import check_weight, effective_recency_weight, in_weight_range
 
 # --- materia -----------------------------------------------------------------------------
 
@@ -259,3 +259,16 @@ def test_effective_recency_weight_bounds(
 ) -> None:
     with pytest.raises(ValueError, match=name):
         effective_recency_weight(requested, default, CURRENT, current_weight)
+
+
+def test_fold_with_map_points_each_folded_character_at_its_source() -> None:
+    folded, source = fold_with_map("Año Ñandú")
+    assert folded == fold("Año Ñandú") == "ano nandu"
+    assert [("Año Ñandú")[i] for i in source] == list("Año Ñandú")
+
+
+def test_one_bound_for_weights() -> None:
+    assert in_weight_range(0.0) and in_weight_range(1.0) and not in_weight_range(1.01)
+    assert check_weight("w", 0.3) == 0.3
+    with pytest.raises(ValueError, match=r"w must be in \[0, 1\], got -0.1"):
+        check_weight("w", -0.1)

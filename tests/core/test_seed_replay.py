@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from api.core.intent import detect_materia, detect_temporal, effective_recency_weight
+from api.core.intent import detect_materia, detect_temporal
 from api.core.models import Chunk, Hit, Passage
 from api.core.reform import ReformConfig, apply_reform_rules
 from api.core.scoring import breakdown, rank
+from api.core.weight_policy import effective_recency_weight
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "seed000_representatividad.json"
 CASE: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from api.core.fusion import min_max
 from api.core.models import Chunk, Hit, Passage
 from api.core.scoring import breakdown, rank
-from api.core.temporal import best_per_registro, sort_by_date, temporal_blend, unit_scale
+from api.core.temporal import best_per_registro, sort_by_date, temporal_blend
 
 
 def hit(
@@ -124,7 +125,7 @@ def test_blend_bounds_and_constants() -> None:
     assert temporal_blend([], "latest", 0.5) == []
     same = temporal_blend([hit(1, 0.5, 2020), hit(2, 0.5, 2020)], "earliest", 0.5)
     assert [h.score.final_score for h in same] == [1.0, 1.0]
-    assert unit_scale([3.0, 1.0, 2.0]) == [1.0, 0.0, 0.5]
+    assert min_max([3.0, 1.0, 2.0]) == [1.0, 0.0, 0.5]
 
 
 rows = st.lists(

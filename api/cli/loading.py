@@ -1,0 +1,160 @@
+"""Loading data: ``vigencia ingest`` and ``import-notes``, and the bundled corpus on first run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from api.core.models import IngestReport
+from api.settings import Settings
+
+if TYPE_CHECKING:
+    from api.services.container import Services
+
+
+def missing_files(paths: Sequence[Path]) -> bool:
+    """Say which of ``paths`` are not files; True if any."""
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        print(f"error: not a file: {', '.join(missing)}", file=sys.stderr)
+    return bool(missing)
+
+
+def _progress(total: int | None) -> object:
+    started = time.perf_counter()
+
+    def show(report: IngestReport) -> None:
+        rate = report.embedded / max(time.perf_counter() - started, 1e-9)
+        done = report.read
+        if total:
+            filled = int(30 * min(done, total) / total)
+            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{total}"
+        else:
+            bar = f"{done} read"
+        sys.stderr.write(f"\r{bar} stored {report.stored} ({rate:.0f} chunks/s)")
+        sys.stderr.flush()
+
+    return show
+
+
+def _count_lines(paths: Sequence[Path]) -> int | None:
+    """Records to expect, for the progress bar (CSV: minus the header)."""
+    total = 0
+    try:
+        for path in paths:
+            with path.open(encoding="utf-8") as handle:
+                total += sum(1 for line in handle if line.strip())
+            total -= 1 if path.suffix.lower() == ".csv" else 0
+    except (OSError, UnicodeDecodeError):
+        return None
+    return total
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from api.ingest.pipeline import ingest, write_report
+    from api.services.container import Services
+
+    paths = [Path(p) for p in args.paths]
+    if missing_files(paths):
+        return 2
+    services = Services.build(settings)
+    started_at = datetime.now()
+    started = time.perf_counter()
+    progress = None if args.quiet else _progress(_count_lines(paths))
+    generic = None
+    if args.generic:
+        from api.ingest.generic import GenericFields
+
+        generic = GenericFields.of(
+            args.id_field, args.title_field, args.text_field, args.date_field or ["created_at"]
+        )
+    report = ingest(paths, services.store, services.embedder, progress=progress, generic=generic)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - started
+    if not args.quiet:
+        sys.stderr.write("\n")
+    report_path = write_report(report, settings.data_dir / "ingest_reports", started_at)
+    for rejection in report.rejected:
+        print(f"rejected: {rejection}")
+    for warning in report.warnings:
+        print(f"warning: {warning}")
+    print(
+        f"read {report.read}, stored {report.stored}, unchanged {report.unchanged}, "
+        f"rejected {len(report.rejected)}, warnings {len(report.warnings)}; "
+        f"{report.chunks} chunks ({report.embedded / elapsed:.1f} chunks/s) in {elapsed:.1f}s; "
+        f"report: {report_path}"
+    )
+    services.close()
+    return _accounted(report)
+
+
+def _accounted(report: IngestReport) -> int:
+    """Say that every record read was stored, rejected or unchanged; 1 if not."""
+    total = report.stored + len(report.rejected) + report.unchanged
+    if total == report.read:
+        print(
+            f"every record accounted for: read {report.read} = stored {report.stored} + "
+            f"rejected {len(report.rejected)} + unchanged {report.unchanged}"
+        )
+        return 0
+    print(
+        f"error: read {report.read} != stored {report.stored} + rejected "
+        f"{len(report.rejected)} + unchanged {report.unchanged}: see the report",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def cmd_import_notes(args: argparse.Namespace, settings: Settings) -> int:
+    from api.services.container import Services
+    from api.services.notes import import_notes
+
+    services = Services.build(settings)
+    try:
+        report = import_notes(Path(args.file), services.store)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        services.close()
+    for problem in report.rejected:
+        print(f"rejected: {problem}")
+    print(
+        f"imported {report.imported} notes ({report.in_corpus} about stored tesis, "
+        f"{report.unknown} about registros not in the store), rejected {len(report.rejected)}"
+    )
+    return 0
+
+
+def ensure_loaded(services: Services, settings: Settings) -> None:
+    """Ingest the bundled corpus and import its validity notes when the store is empty."""
+    from api.ingest.pipeline import ingest, write_report
+    from api.services.notes import import_notes
+
+    if services.store.count()[0] > 0:
+        return
+    print(f"Loading the bundled corpus {settings.corpus_path} ...", file=sys.stderr)
+    started_at = datetime.now()
+    progress = _progress(_count_lines([settings.corpus_path]))
+    report = ingest([settings.corpus_path], services.store, services.embedder, progress=progress)  # type: ignore[arg-type]
+    sys.stderr.write("\n")
+    write_report(report, settings.data_dir / "ingest_reports", started_at)
+    notes = import_notes(settings.notes_path, services.store)
+    print(
+        f"stored {report.stored} tesis, {report.chunks} chunks; {notes.imported} validity notes",
+        file=sys.stderr,
+    )
+
+
+def ensure_corpus(settings: Settings) -> None:
+    from api.services.container import Services
+
+    services = Services.build(settings)
+    try:
+        ensure_loaded(services, settings)
+    finally:
+        services.close()

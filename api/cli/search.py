@@ -1,0 +1,76 @@
+"""``vigencia search``: one question, ranked hits as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from api.core.models import Filters, Hit
+from api.settings import Settings
+
+OVERRIDES = ("top_k", "recency_weight", "profile", "mode")  # SearchRequest fields set by options
+
+
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    from api.errors import InvalidRequest
+    from api.services.container import Services
+    from api.services.search import SearchRequest
+
+    services = Services.build(settings)
+    filters = Filters(tuple(args.materia or ()), anio_min=args.anio_min, anio_max=args.anio_max)
+    overrides = {name: getattr(args, name) for name in OVERRIDES}  # same names as the options
+    request = SearchRequest(args.question, filters, **overrides)
+    try:
+        result = services.search.search(request)
+    except InvalidRequest as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([_hit_json(h) for h in result.hits], ensure_ascii=False, indent=1))
+        return 0
+    intent = result.intent
+    print(
+        f"intent: materia={intent.materia.materia} temporal={intent.temporal.kind} "
+        f"route={intent.route} w={result.recency_weight:g} rules={intent.rules_applied}"
+    )
+    print(
+        f"{'#':>3} {'w/o':>4} {'registro':>9} {'año':>4} {'época':<16} {'sim':>6} "
+        f"{'rec':>5} {'ép':>5} {'final':>6}  {'vigencia':<10} rubro"
+    )
+    for h in result.hits:
+        s, p = h.score, h.passage
+        print(
+            f"{h.rank:>3} {h.rank_without_recency:>4} {p.registro:>9} {p.anio:>4} "
+            f"{p.epoca:<16} {s.similarity:6.3f} {s.recency_factor:5.2f} {s.epoca_factor:5.2f} "
+            f"{s.final_score:6.3f}  {h.status.estado:<10} {p.rubro[:60]}"
+        )
+    for d in result.discarded:
+        print(f"  descartada {d.hit.registro} ({d.hit.passage.anio}): {d.code} {d.reason}")
+    services.close()
+    return 0
+
+
+def _hit_json(hit: Hit) -> dict[str, object]:
+    p, s = hit.passage, hit.score
+    return {
+        "rank": hit.rank,
+        "rank_without_recency": hit.rank_without_recency,
+        "registro": p.registro,
+        "rubro": p.rubro,
+        "epoca": p.epoca,
+        "anio": p.anio,
+        "tipo": p.tipo,
+        "materias": list(p.materias),
+        "similarity": s.similarity,
+        "relevance": s.relevance,
+        "recency_factor": s.recency_factor,
+        "epoca_factor": s.epoca_factor,
+        "final_score": s.final_score,
+        "chunk": {
+            "index": p.chunk.index,
+            "start_line": p.chunk.start_line,
+            "end_line": p.chunk.end_line,
+        },
+        "status": hit.status.estado,
+    }

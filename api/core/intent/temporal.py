@@ -1,0 +1,252 @@
+"""Whether a question asks for the earliest, the latest or the current criterion.
+
+Triggers are folded regexes with context vetoes (the words around a match); overlapping
+matches are resolved longest-first, so "más reciente" (latest) hides "reciente" (current).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from api.core.intent.matching import Match, compile_terms, dedupe, non_overlapping, surface
+from api.core.text import fold_with_map
+
+TemporalKind = Literal["earliest", "latest", "current"]
+
+
+@dataclass(frozen=True, slots=True)
+class TemporalIntent:
+    """Whether the question asks for the earliest, the latest or the current criterion."""
+
+    kind: TemporalKind | None
+    triggers: tuple[str, ...] = ()
+
+
+NO_TEMPORAL = TemporalIntent(None, ())
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """A temporal trigger with its context checks (on folded words around the match).
+
+    ``stop_next``/``stop_prev``: a following/preceding word (or two-word phrase) that vetoes
+    the match. ``need_prev``: when set, the preceding word must be one of these.
+    ``proper_name``: veto a capitalized ordinal inside a name ("Primer Tribunal Colegiado",
+    "Tercer Tribunal ... del Primer Circuito") when it is not at the start of a sentence and
+    the next word is capitalized too.
+    """
+
+    kind: TemporalKind
+    pattern: re.Pattern[str]
+    stop_next: frozenset[str] = frozenset()
+    stop_prev: frozenset[str] = frozenset()
+    need_prev: frozenset[str] = frozenset()
+    proper_name: bool = False
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.strip() for w in text.split(",") if w.strip())
+
+
+# "primer/primera/primero" names courts, chambers, circuits, instances, paragraphs and
+# articles far more often than it asks for the first criterion.
+_ORDINAL_STOP_NEXT = _words(
+    "instancia, instancias, sala, salas, circuito, circuitos, tribunal, tribunales, colegiado,"
+    "juzgado, juzgados, distrito, region, parrafo, parrafos, parte, lugar, termino, grado,"
+    "nivel, epoca, titulo, capitulo, seccion, fraccion, apartado, inciso, punto, transitorio,"
+    "resolutivo, considerando, vista, infancia, necesidad, mano, plana,"
+    "de enero, de febrero, de marzo, de abril, de mayo, de junio, de julio, de agosto,"
+    "de septiembre, de octubre, de noviembre, de diciembre, de distrito"
+)
+_ORDINAL_STOP_PREV = _words(
+    "juzgado, tribunal, colegiado, sala, articulo, punto, resolutivo, transitorio,"
+    "considerando, parrafo, inciso, fraccion, apartado, capitulo, titulo, libro, tomo"
+)
+_LAST_STOP_NEXT = _words(
+    "parrafo, parrafos, parte, lugar, instancia, domicilio, voluntad, dia, dias, salario,"
+    "ratio, grado, fraccion, inciso, apartado, punto, renglon, linea, oracion, considerando,"
+    "resolutivo, anos, tiempos, momento"
+)
+# "original" and "inicial" mostly qualify documents and procedural acts (copia original,
+# demanda inicial, audiencia inicial): they count only after a word for a criterion.
+_CRITERION_WORDS = _words(
+    "criterio, criterios, tesis, jurisprudencia, jurisprudencias, postura, posturas,"
+    "interpretacion, version, versiones, redaccion, texto, precedente, precedentes, sentido,"
+    "doctrina, decision, resolucion, regla, posicion, repo, repositorio, proyecto"
+)
+# English "original/initial" open a noun phrase: after a determiner, or at the start.
+_EN_DETERMINERS = _words("the, his, her, my, its, their, your, our, an, a") | {""}
+_EN_DOCUMENT_STOP_NEXT = _words(
+    "complaint, claim, hearing, filing, petition, document, documents, copy, deadline, term,"
+    "brief, demand, jurisdiction, appearance, instance, answer"
+)
+_EN_FIRST_STOP_NEXT = _words(
+    "instance, chamber, circuit, collegiate, court, courts, district, paragraph, place, glance,"
+    "sight, of all, name, degree, amendment, section, article, part"
+)
+_EN_LAST_STOP_NEXT = _words(
+    "paragraph, sentence, part, resort, name, word, but, year, years, week, month, day, time"
+)
+
+
+def _rule(
+    kind: TemporalKind,
+    terms: str,
+    stop_next: frozenset[str] = frozenset(),
+    stop_prev: frozenset[str] = frozenset(),
+    need_prev: frozenset[str] = frozenset(),
+    proper_name: bool = False,
+) -> _Rule:
+    """A rule from a folded regex matched on word boundaries. Alternatives ('|') are tried
+    in order, so a phrase goes before a word that begins it ("hoy en dia|hoy")."""
+    pattern = compile_terms([terms])
+    return _Rule(kind, pattern, stop_next, stop_prev, need_prev, proper_name)
+
+
+_TEMPORAL_RULES: tuple[_Rule, ...] = (
+    # earliest
+    _rule(
+        "earliest",
+        r"primerisim(?:o|a|os|as)|primer|primera|primeras|primeros",
+        stop_next=_ORDINAL_STOP_NEXT,
+        stop_prev=_ORDINAL_STOP_PREV,
+        proper_name=True,
+    ),
+    # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular"):
+    # it asks for the first as a pronoun ("el primero") or closing the question ("¿qué se
+    # resolvió primero?").
+    _rule("earliest", r"primero", need_prev=_words("el, lo, los, fue, es, sea")),
+    _rule("earliest", r"primero(?=\s*[?.!]|\s*$)"),
+    _rule(
+        "earliest", r"original|initial", need_prev=_EN_DETERMINERS, stop_next=_EN_DOCUMENT_STOP_NEXT
+    ),
+    _rule("earliest", r"when did(?:\s+\w+){0,3}\s+(?:start|begin)|empezo|comenzo|desde cuando"),
+    _rule("earliest", r"longest without|mas tiempo sin"),
+    _rule("earliest", r"mas antigu(?:o|a|os|as)|mas viej(?:o|a|os|as)"),
+    _rule("earliest", r"original(?:es)?|inicial(?:es)?", need_prev=_CRITERION_WORDS),
+    _rule(
+        "earliest",
+        r"origen|origenes",
+        # "país/juez/tribunal de origen", "origen étnico/lícito": not a question of dates.
+        stop_prev=_words("de, del"),
+        stop_next=_words("etnico, nacional, licito, ilicito, social, racial"),
+    ),
+    _rule("earliest", r"first", stop_next=_EN_FIRST_STOP_NEXT, proper_name=True),
+    _rule("earliest", r"earliest|oldest"),
+    # latest
+    _rule("latest", r"mas recientes?|mas nuev(?:o|a|os|as)"),
+    _rule(
+        "latest",
+        r"ultim(?:o|a|os|as)",
+        stop_next=_LAST_STOP_NEXT,
+        stop_prev=_words("por, en"),  # por último (finally), en última instancia
+    ),
+    _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
+    _rule("latest", r"latest|newest|most recently|most recent|last updated|updated last"),
+    _rule("latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at")),
+    # current
+    _rule(
+        "current",
+        r"actual(?:es)?",
+        # "afectación real y actual", "agravio personal, directo y actual": amparo doctrine.
+        stop_prev=_words("real y, directo y, directa y, personal y"),
+        stop_next=_words("y directo, y directa, y real"),
+    ),
+    _rule("current", r"actualmente|en la actualidad|vigentes?|hoy en dia|hoy"),
+    _rule(
+        "current",
+        r"(?:despues de|a partir de|desde|tras|con|posterior(?:es)? a) la (?:ultima )?reforma|"
+        r"recientes?|en los ultimos anos",
+    ),
+    _rule(
+        "current",
+        r"current|currently|in force|today|nowadays|after the reform|still valid|good law",
+    ),
+)
+
+_WORD = re.compile(r"\w+")
+_SENTENCE_OPENERS = frozenset(".?!¿¡:;\n")
+_KINDS: dict[str, TemporalKind] = {"earliest": "earliest", "latest": "latest", "current": "current"}
+
+
+def _next_words(folded: str, end: int) -> tuple[str, str]:
+    """The next word and the next two words, when only whitespace separates them."""
+    first = re.match(r"\s+(\w+)(?:\s+(\w+))?", folded[end:])
+    if not first:
+        return "", ""
+    one = first.group(1)
+    return one, f"{one} {first.group(2)}" if first.group(2) else one
+
+
+def _prev_words(folded: str, start: int) -> tuple[str, str]:
+    """The previous word and the previous two words (no punctuation in between)."""
+    before = re.search(r"(?:(\w+)\s+)?(\w+)\s+$", folded[max(0, start - 80) : start])
+    if not before:
+        return "", ""
+    one = before.group(2)
+    return one, f"{before.group(1)} {one}" if before.group(1) else one
+
+
+def _opens_sentence(question: str, start: int) -> bool:
+    head = question[:start].rstrip()
+    return not head or head[-1] in _SENTENCE_OPENERS
+
+
+def _is_proper_name(question: str, source: list[int], m: Match) -> bool:
+    """A capitalized ordinal, not opening a sentence, followed by a capitalized word."""
+    start = source[m.start]
+    if not question[start].isupper() or _opens_sentence(question, start):
+        return False
+    after = _WORD.search(question, source[m.end - 1] + 1)
+    return bool(after and after.group(0)[0].isupper())
+
+
+def _vetoed(rule: _Rule, question: str, source: list[int], folded: str, m: Match) -> bool:
+    nxt = _next_words(folded, m.end)
+    prev = _prev_words(folded, m.start)
+    if any(w in rule.stop_next for w in nxt if w):
+        return True
+    if any(w in rule.stop_prev for w in prev if w):
+        return True
+    if rule.need_prev and prev[0] not in rule.need_prev:
+        return True
+    if not rule.proper_name:
+        return False
+    if _is_proper_name(question, source, m):
+        return True
+    # "Primero," / "First," opening a sentence is a discourse marker (firstly), not a date.
+    return folded[m.end : m.end + 1] in {",", ":"} and _opens_sentence(question, source[m.start])
+
+
+def temporal_matches(question: str) -> list[tuple[TemporalKind, str]]:
+    """Every (kind, trigger) in the question, in text order, vetoed and overlapping removed."""
+    folded, source = fold_with_map(question)
+    found: list[Match] = []
+    for rule in _TEMPORAL_RULES:
+        for hit in rule.pattern.finditer(folded):
+            match = Match(hit.start(), hit.end(), rule.kind)
+            if not _vetoed(rule, question, source, folded, match):
+                found.append(match)
+    return [(_KINDS[m.label], surface(question, source, m)) for m in non_overlapping(found)]
+
+
+def detect_temporal(question: str) -> TemporalIntent:
+    """Earliest, latest or current, with its trigger words.
+
+    An ordering request (earliest, latest) beats ``current``: "la jurisprudencia vigente más
+    reciente" is a latest question. Between earliest and latest the kind with more triggers
+    wins, and on a tie the one mentioned first.
+    """
+    matches = temporal_matches(question)
+    if not matches:
+        return NO_TEMPORAL
+    ordering = [(k, t) for k, t in matches if k != "current"]
+    if ordering:
+        counts = Counter(k for k, _ in ordering)  # insertion order = order of first mention
+        kind: TemporalKind = counts.most_common(1)[0][0]  # ties: first encountered
+    else:
+        kind = "current"
+    return TemporalIntent(kind, dedupe(t for k, t in matches if k == kind))

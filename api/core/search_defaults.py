@@ -1,0 +1,37 @@
+"""The ranking defaults: one source for ``SearchConfig``, ``Settings`` and their docs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from api.core.fusion import RetrievalMode
+from api.core.scoring import Profile
+
+RulesMode = Literal["same_point", "literal"]
+RULES_MODES: tuple[RulesMode, ...] = ("same_point", "literal")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchDefaults:
+    """The scalar knobs of a search; ``SearchConfig`` adds the structured ones."""
+
+    profile: Profile = "default"
+    recency_weight: float = 0.1
+    mode: RetrievalMode = "hybrid"
+    alpha: float = 0.4
+    oversample: int = 5
+    threshold: float = 0.0
+    max_chunks_per_tesis: int = 2
+    current_weight: float = 0.7
+    superseded_demotion: float = 0.5
+    include_superseded: bool = True
+    temporal_gate: float = 0.85
+    topic_gate: float = 0.65  # documents naming the topic: under this they mention it in passing
+    blend_weight: float = 0.5
+    rules_mode: RulesMode = "same_point"
+    same_point_similarity: float = 0.93
+    cross_lingual_alpha: float = 0.6
+
+
+DEFAULTS = SearchDefaults()

@@ -1,0 +1,90 @@
+"""Gating and abstention: which gate a route uses, and when nothing answers the question."""
+
+from __future__ import annotations
+
+import logging
+import time
+from threading import Lock
+
+from api.core.gate import NULL_QUESTIONS, QuerySignals, abstain_floor, abstain_reason, null_language
+from api.core.language import Language
+from api.core.models import Candidate, Filters
+from api.core.text import analyze
+from api.embeddings.base import Embedder
+from api.errors import EmbedderError
+from api.services.search.config import SearchConfig
+from api.services.search.plan import Plan
+from api.store.base import VectorStore
+
+_log = logging.getLogger("vigencia.search")
+FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
+
+
+def gate_for(
+    plan: Plan, config: SearchConfig, topic: tuple[str, ...], narrowed: bool
+) -> float | None:
+    """The gate a route uses: none for the date index, the temporal gate for a date order
+    over on-point documents, the relevance gate otherwise."""
+    if plan.gate is None:
+        return None
+    if plan.route == "date_sorted" and narrowed:
+        return config.topic_gate if topic else None
+    if plan.route == "date_sorted":
+        return config.temporal_gate
+    return plan.gate
+
+
+class Abstention:
+    """Whether a search abstains, against floors measured on one store."""
+
+    def __init__(self, store: VectorStore, embedder: Embedder, config: SearchConfig) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.config = config
+        # language -> (checked at, store size, floor): sizes are read at most every
+        # FLOOR_RECHECK_S, not on every search (a COUNT over the store, or two Weaviate calls)
+        self._floors: dict[str, tuple[float, tuple[int, int], float]] = {}
+        self._floors_lock = Lock()
+
+    def reason(self, plan: Plan, pool: list[Candidate]) -> str | None:
+        """Why nothing answers the question, or None. Not asked for date-sorted pools that
+        are the whole corpus ("the first repository") or the documents naming the topic."""
+        if plan.gate is None:
+            return None
+        signals = QuerySignals(
+            language=plan.language,
+            terms=len(set(analyze(plan.lexical_query))),
+            matched=any(c.lexical > 0 for c in pool),  # BM25 found some word of it
+            best_similarity=max((c.similarity for c in pool), default=None),
+        )
+        return abstain_reason(signals, self.floor(plan.language))
+
+    def floor(self, language: Language) -> float:
+        """The best cosine a question in ``language`` must reach: the best null question's,
+        plus the margin. Measured against this store, and again when its size has changed
+        (checked at most every ``FLOOR_RECHECK_S``)."""
+        key = null_language(language)
+        now = time.monotonic()
+        with self._floors_lock:
+            cached = self._floors.get(key)
+        if cached is not None and now - cached[0] < FLOOR_RECHECK_S:
+            return cached[2]
+        size = self.store.count()
+        if cached is not None and cached[1] == size:
+            with self._floors_lock:
+                self._floors[key] = (now, size, cached[2])
+            return cached[2]
+        try:
+            vectors = self.embedder.embed(list(NULL_QUESTIONS[key]), "query")
+        except EmbedderError as exc:  # e.g. precomputed vectors only: no floor, say why
+            _log.warning("abstention floor not measured (%s): only empty questions abstain", exc)
+            return 0.0
+        best = [
+            found[0].similarity
+            for found in (self.store.vector_search(v, Filters(), 1) for v in vectors)
+            if found
+        ]
+        floor = abstain_floor(best, self.config.gate.margin_for(key))
+        with self._floors_lock:
+            self._floors[key] = (now, size, floor)
+        return floor

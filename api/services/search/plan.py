@@ -1,0 +1,96 @@
+"""A request resolved against the defaults: language, temporal intent, route and weights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from api.core.fusion import RetrievalMode
+from api.core.glossary import translate_terms
+from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
+from api.core.language import Language, detect_language
+from api.core.scoring import Profile
+from api.core.search_defaults import RulesMode
+from api.core.topic import topic_terms
+from api.core.weight_policy import effective_recency_weight
+from api.services.search.config import SearchConfig
+from api.services.search.request import SearchRequest
+
+Route = Literal["relevance", "date_sorted", "blend"]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A request resolved against the defaults: what ``search`` will actually do."""
+
+    request: SearchRequest
+    temporal: TemporalIntent
+    ordering: Literal["earliest", "latest"] | None
+    route: Route
+    weight: float
+    mode: RetrievalMode
+    profile: Profile
+    threshold: float
+    alpha: float
+    cap: int
+    include_superseded: bool
+    language: Language = "es"
+    lexical_query: str = ""  # the query, plus glossary translations for English questions
+    rules_mode: RulesMode = "same_point"
+    gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
+    topic: tuple[str, ...] = ()  # what a date-sorted question is about
+    translated_topic: tuple[str, ...] = ()  # the topic in the corpus's Spanish (glossary)
+
+
+def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
+    """Resolve the request against the defaults and read its language and temporal intent."""
+    request.validate()
+    temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
+    if request.ordering is not None:
+        temporal = TemporalIntent(request.ordering, temporal.triggers)
+    topic = tuple(topic_terms(request.query, temporal.triggers)) if temporal.kind else ()
+    ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
+    if temporal.kind == "current" and not topic:  # "the current project": the newest one
+        ordering = "latest"
+    route: Route = "relevance"
+    if ordering is not None:
+        route = "blend" if request.temporal_mode == "blend" else "date_sorted"
+    language = detect_language(request.query)
+    cross = language in ("en", "mixed")
+    base_weight, base_alpha = cfg.defaults_for(request.query, request.filters.materias)
+    alpha = base_alpha if request.alpha is None else request.alpha
+    if cross and request.alpha is None:  # BM25 barely sees an English question
+        alpha = max(alpha, cfg.cross_lingual_alpha)
+    lexical_query = request.query
+    translated_topic: tuple[str, ...] = ()
+    if cross:
+        spanish = translate_terms(request.query)
+        lexical_query = f"{request.query} {spanish}"
+        if temporal.kind:
+            translated_topic = tuple(topic_terms(spanish, ()))
+    gated = cfg.gate.enabled and request.gate
+    return Plan(
+        request=request,
+        temporal=temporal,
+        ordering=ordering,  # type: ignore[arg-type]
+        route=route,
+        weight=effective_recency_weight(
+            request.recency_weight, base_weight, temporal, cfg.current_weight
+        ),
+        mode=request.mode or cfg.mode,
+        profile=request.profile or cfg.profile,
+        threshold=cfg.threshold if request.threshold is None else request.threshold,
+        alpha=alpha,
+        cap=request.max_chunks_per_tesis or cfg.max_chunks_per_tesis,
+        include_superseded=(
+            cfg.include_superseded
+            if request.include_superseded is None
+            else request.include_superseded
+        ),
+        language=language,
+        lexical_query=lexical_query,
+        rules_mode=request.rules_mode or cfg.rules_mode,
+        gate=cfg.gate.relative if gated else None,
+        topic=topic if route == "date_sorted" else (),
+        translated_topic=translated_topic if route == "date_sorted" else (),
+    )

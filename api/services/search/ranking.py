@@ -1,0 +1,51 @@
+"""Page-level ranking helpers: chunks per tesis, on-topic replacements, the recency-free view."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from api.core.models import Hit
+from api.core.scoring import rank
+
+
+def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
+    """Keep at most ``cap`` best-ranked chunks of each tesis; ranks are renumbered."""
+    per_tesis: dict[int, int] = {}
+    kept = []
+    for hit in hits:
+        seen = per_tesis.get(hit.registro, 0)
+        if seen < cap:
+            per_tesis[hit.registro] = seen + 1
+            kept.append(hit)
+    return rank(kept)
+
+
+def on_topic_with_replacement(hits: list[Hit]) -> list[Hit]:
+    """A criterion whose replacement (per its SJF note) is on topic is on the same point: on
+    topic too, so the superseded criterion is shown beside the one that replaced it."""
+    on_topic = {h.registro for h in hits if h.on_topic}
+    return [
+        replace(h, on_topic=True) if not h.on_topic and h.status.por_registro in on_topic else h
+        for h in hits
+    ]
+
+
+def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:
+    """The ranking without recency, beside the real one: top-k by relevance alone, ranks
+    1..k (scores keep every factor, so the reader sees what recency would have done)."""
+    ordered = sorted(hits, key=lambda h: (h.rank_without_recency, h.registro))
+    per_tesis: dict[int, int] = {}
+    kept: list[Hit] = []
+    for hit in ordered:
+        if per_tesis.get(hit.registro, 0) < cap and len(kept) < top_k:
+            per_tesis[hit.registro] = per_tesis.get(hit.registro, 0) + 1
+            kept.append(hit)
+    return [replace(h, rank=h.rank, rank_without_recency=i) for i, h in enumerate(kept, start=1)]
+
+
+def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
+    """Each registro's first chunk, in the order given (a date order stays a date order)."""
+    firsts: dict[int, Hit] = {}
+    for hit in hits:
+        firsts.setdefault(hit.registro, hit)
+    return [replace(h, rank=i) for i, h in enumerate(firsts.values(), start=1)]

@@ -1,0 +1,77 @@
+"""What a search is asked: the question, its filters and overrides, and their limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from api.core.fusion import RetrievalMode
+from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
+from api.core.models import Filters
+from api.core.scoring import PROFILES, Profile
+from api.core.search_defaults import RULES_MODES, RulesMode
+from api.core.weight_policy import WEIGHT_RANGE, in_weight_range
+from api.errors import InvalidRequest
+
+MAX_TOP_K = 100
+MAX_CHUNKS_PER_TESIS = 10
+MAX_QUERY_CHARS = 2000
+MIN_YEAR, MAX_YEAR = 1800, 2100
+TemporalMode = Literal["auto", "off", "sort", "blend"]
+TEMPORAL_MODES: tuple[TemporalMode, ...] = ("auto", "off", "sort", "blend")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    query: str
+    filters: Filters = field(default_factory=Filters)
+    top_k: int = 10
+    recency_weight: float | None = None
+    profile: Profile | None = None
+    mode: RetrievalMode | None = None
+    alpha: float | None = None
+    threshold: float | None = None
+    max_chunks_per_tesis: int | None = None
+    include_superseded: bool | None = None
+    temporal_mode: TemporalMode = "auto"
+    apply_rules: bool = True
+    ordering: Literal["earliest", "latest"] | None = None  # force a date-sorted answer
+    rules_mode: RulesMode | None = None
+    gate: bool = True  # the relevance gate and abstention (False: every candidate on topic)
+
+    def validate(self) -> None:
+        text = self.query.strip()
+        if not text:
+            raise InvalidRequest("query", "must not be empty")
+        if len(text) > MAX_QUERY_CHARS:
+            raise InvalidRequest("query", f"{len(text)} characters, at most {MAX_QUERY_CHARS}")
+        tokens = question_tokens(text)
+        if tokens > MAX_QUESTION_TOKENS:  # before embedding: the embedder does not truncate
+            raise InvalidRequest("query", f"~{tokens} tokens, at most {MAX_QUESTION_TOKENS}")
+        _check_range("topK", self.top_k, 1, MAX_TOP_K)
+        for name, value in (
+            ("recencyWeight", self.recency_weight),
+            ("alpha", self.alpha),
+            ("threshold", self.threshold),
+        ):
+            if value is not None and not in_weight_range(value):
+                raise InvalidRequest(name, f"{value} is outside {WEIGHT_RANGE}")
+        _check_range("maxChunksPerTesis", self.max_chunks_per_tesis, 1, MAX_CHUNKS_PER_TESIS)
+        _check_choice("temporalMode", self.temporal_mode, TEMPORAL_MODES)
+        _check_choice("rulesMode", self.rules_mode, RULES_MODES)
+        _check_choice("profile", self.profile, PROFILES)
+        f = self.filters
+        _check_range("anioMin", f.anio_min, MIN_YEAR, MAX_YEAR)
+        _check_range("anioMax", f.anio_max, MIN_YEAR, MAX_YEAR)
+        if f.anio_min is not None and f.anio_max is not None and f.anio_min > f.anio_max:
+            raise InvalidRequest("anioMin", f"{f.anio_min} is after anioMax {f.anio_max}")
+
+
+def _check_range(name: str, value: int | None, low: int, high: int) -> None:
+    if value is not None and not low <= value <= high:
+        raise InvalidRequest(name, f"{value} is outside {low}..{high}")
+
+
+def _check_choice(name: str, value: str | None, choices: tuple[str, ...]) -> None:
+    if value is not None and value not in choices:
+        raise InvalidRequest(name, f"{value!r} is not one of {choices}")

@@ -1,0 +1,44 @@
+"""What a search returns: ranked hits, discards, timings, and how the question was read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from api.core.fusion import RetrievalMode
+from api.core.intent import MateriaIntent, TemporalIntent
+from api.core.language import Language
+from api.core.models import Discarded, Hit
+from api.core.scoring import Profile
+from api.services.search.plan import Route
+
+
+@dataclass(frozen=True, slots=True)
+class SearchIntent:
+    """What the question was read as, and how it was routed."""
+
+    materia: MateriaIntent
+    temporal: TemporalIntent
+    route: Route
+    cutoff_year: int | None
+    rules_applied: bool
+    topic: tuple[str, ...] = ()
+    language: Language = "es"
+    date_field: str | None = None  # the extra date a date-sorted question used
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    hits: list[Hit]
+    discarded: list[Discarded]
+    candidates: int
+    recency_weight: float
+    profile: Profile
+    mode: RetrievalMode
+    timings_ms: dict[str, float]
+    intent: SearchIntent
+    without_recency: list[Hit] = field(default_factory=list)  # top-k by relevance alone
+    abstain_reason: str | None = None  # set when nothing answers: hits are then empty
+
+    @property
+    def abstained(self) -> bool:
+        return self.abstain_reason is not None

@@ -1,0 +1,132 @@
+"""Where a search's candidates come from: hybrid retrieval, or for a date-sorted question the
+documents naming its topic or the store's date index."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
+from api.core.fusion import RetrievalMode, merge_candidates
+from api.core.models import Candidate, Filters, Hit
+from api.core.temporal import sort_by_date
+from api.core.topic import contains_all, name_candidates
+from api.embeddings.base import Vectors
+from api.services.search.config import SearchConfig
+from api.services.search.plan import Plan
+from api.store.base import SortOrder, VectorStore
+
+MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
+MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
+TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
+MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
+
+
+class Retrieval:
+    """Candidate retrieval over one store, under one configuration."""
+
+    def __init__(self, store: VectorStore, config: SearchConfig) -> None:
+        self.store = store
+        self.config = config
+
+    def candidates(
+        self, query: str, vector: Vectors, filters: Filters, limit: int, mode: RetrievalMode
+    ) -> list[Candidate]:
+        """Oversampled candidates: vector top-N and BM25 top-N, merged by chunk."""
+        lists: list[list[Candidate]] = []
+        if mode in ("hybrid", "vector"):
+            lists.append(self.store.vector_search(vector, filters, limit))
+        if mode in ("hybrid", "lexical"):
+            lists.append(self.store.lexical_search(query, vector, filters, limit))
+        return merge_candidates(*lists)
+
+    def retrieve(
+        self, plan: Plan, vector: Vectors, topic: tuple[str, ...], date_field: str | None = None
+    ) -> tuple[list[Candidate], bool]:
+        """Candidates above the similarity threshold, drawn as the route requires, and whether
+        a date-sorted pool was narrowed to the documents naming its topic."""
+        request = plan.request
+        narrowed = False
+        if plan.route == "date_sorted" and not topic:
+            pool = self.dated_extremes(
+                vector, request.filters, plan.ordering, request.top_k, date_field
+            )
+            narrowed = True
+        elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
+            pool = self.topic_pool(vector, request.filters, topic)
+            spanish = plan.translated_topic
+            if not pool and spanish and len(spanish) <= MAX_TOPIC_TERMS:  # an English question
+                pool = self.topic_pool(vector, request.filters, spanish)
+            narrowed = bool(pool)
+        else:
+            pool = []
+        if not pool:
+            limit = max(request.top_k * self.config.oversample, MIN_POOL)
+            pool = self.candidates(plan.lexical_query, vector, request.filters, limit, plan.mode)
+        return [c for c in pool if c.similarity >= plan.threshold], narrowed
+
+    def narrowing_topic(self, plan: Plan, vector: Vectors) -> tuple[str, ...]:
+        """The plan's topic without capitalized names that fewer than ``MIN_NAME_DOCUMENTS``
+        documents contain ("Jakub", unlike "Rust"): a name in a document or two (the owner's
+        CV, a blog on their domain) does not make a subject."""
+        names = name_candidates(plan.request.query) & set(plan.topic)
+        dropped = {
+            name
+            for name in names
+            if len(
+                {
+                    c.passage.registro
+                    for c in self.store.lexical_search(name, vector, plan.request.filters, 10)
+                }
+            )
+            < MIN_NAME_DOCUMENTS
+        }
+        return tuple(t for t in plan.topic if t not in dropped)
+
+    def topic_pool(
+        self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
+    ) -> list[Candidate]:
+        """Every chunk of the filtered set that names all the topic terms (BM25 finds them)."""
+        found = self.store.lexical_search(" ".join(topic), vector, filters, TOPIC_POOL)
+        return [
+            c for c in found if contains_all(f"{c.passage.rubro} {c.passage.chunk.text}", topic)
+        ]
+
+    def dated_extremes(
+        self,
+        vector: Vectors,
+        filters: Filters,
+        ordering: str | None,
+        top_k: int,
+        date_field: str | None = None,
+    ) -> list[Candidate]:
+        """A question with no topic ("the first repository"): the oldest or newest tesis
+        under the filters, straight from the store's date index."""
+        order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
+        dated = self.store.list_tesis(filters, order, top_k, date_field=date_field)
+        if not dated:
+            return []
+        only = Filters(registros=tuple(t.registro for t in dated))
+        return self.store.vector_search(vector, only, None)
+
+    def date_field_for(self, question: str, plan: Plan) -> str | None:
+        """The extra date a date-sorted question refers to ("latest update"), or None."""
+        if plan.route != "date_sorted" or question_role(question, plan.ordering) is None:
+            return None
+        fields = [DateField(name, role) for name, role in self.store.date_fields().items()]
+        return detect_date_field(question, fields, plan.ordering)
+
+    def sort_dated(
+        self, hits: list[Hit], ordering: Literal["earliest", "latest"], date_field: str | None
+    ) -> list[Hit]:
+        """One hit per record by date: the primary one, or ``date_field``."""
+        if date_field is None:
+            return sort_by_date(hits, ordering)
+        records = self.store.get_tesis(sorted({h.registro for h in hits}))
+        dates = {r: t.date_of(date_field) for r, t in records.items()}
+        return sort_by_field(hits, dates, ordering)
+
+    def replacements(self, vector: Vectors, registros: list[int]) -> list[Candidate]:
+        cap = self.config.max_chunks_per_tesis
+        return self.store.vector_search(
+            vector, Filters(registros=tuple(registros)), len(registros) * cap
+        )

@@ -1,0 +1,60 @@
+"""The reform rules on a ranked page, with the same-point judge they need."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+
+from api.core.chunking import embedding_text
+from api.core.intent import MateriaIntent
+from api.core.models import Hit
+from api.core.reform import RerankOutcome, SamePoint, apply_reform_rules, apply_same_point_rules
+from api.embeddings.base import Embedder, Vectors
+from api.errors import EmbedderError
+from api.services.search.config import SearchConfig
+from api.services.search.plan import Plan
+
+_log = logging.getLogger("vigencia.search")
+
+
+def apply_rules(
+    plan: Plan, hits: list[Hit], materia: MateriaIntent, config: SearchConfig, embedder: Embedder
+) -> RerankOutcome:
+    """Reform rules, except for questions about the earliest criteria (history)."""
+    cutoff = config.reform.cutoff(materia.materia)
+    top_k = plan.request.top_k
+    if not plan.request.apply_rules or plan.ordering == "earliest":
+        return RerankOutcome(hits, [], cutoff, applied=False)
+    if plan.rules_mode == "literal":  # seed 000: discard within the page, no refill
+        return apply_reform_rules(hits[:top_k], materia.materia, config.reform)
+    window = hits[: top_k * config.oversample]
+    same_point = same_point_judge(window, embedder, config.same_point_similarity)
+    return apply_same_point_rules(window, materia.materia, config.reform, same_point, top_k)
+
+
+def same_point_judge(hits: list[Hit], embedder: Embedder, threshold: float) -> SamePoint:
+    """Two hits are on the same point when their passages' vectors (from the embedding
+    cache: the ingest stored them) have a cosine of at least ``same_point_similarity``."""
+    texts = {
+        h.passage.chunk.chunk_id: embedding_text(h.passage.rubro, h.passage.chunk)
+        for h in hits
+        if h.on_topic
+    }
+    ids = list(texts)
+    embedded: Sequence[Vectors] = []
+    try:
+        if ids:
+            embedded = list(embedder.embed([texts[i] for i in ids], "passage"))
+    except EmbedderError as exc:  # no passage vectors: no old criterion is set aside
+        _log.warning("same-point rule not applied (%s): old criteria are only flagged", exc)
+        embedded = []
+    vectors = dict(zip(ids, embedded, strict=False))
+
+    def same_point(old: Hit, newer: Hit) -> bool:
+        a = vectors.get(old.passage.chunk.chunk_id)
+        b = vectors.get(newer.passage.chunk.chunk_id)
+        return a is not None and b is not None and float(np.dot(a, b)) >= threshold
+
+    return same_point

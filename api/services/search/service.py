@@ -1,0 +1,154 @@
+"""The search service: question -> embedding -> candidates -> scores -> ranked hits.
+
+Only this package (and ``chat``) calls the store and the embedder; scoring and re-ranking are
+pure functions from ``api.core``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from api.core.fusion import merge_candidates
+from api.core.intent import detect_materia
+from api.core.language import Language
+from api.core.models import Candidate, Hit
+from api.core.scoring import score_candidates
+from api.core.temporal import temporal_blend
+from api.core.validity import apply_validity, replacements_to_fetch
+from api.embeddings.base import Embedder, Vectors
+from api.services.search.abstention import Abstention, gate_for
+from api.services.search.config import SearchConfig
+from api.services.search.plan import Plan, make_plan
+from api.services.search.ranking import (
+    cap_chunks_per_tesis,
+    on_topic_with_replacement,
+    relevance_ranking,
+)
+from api.services.search.request import SearchRequest
+from api.services.search.result import SearchIntent, SearchResult
+from api.services.search.retrieval import Retrieval
+from api.services.search.rules import apply_rules
+from api.store.base import VectorStore
+
+
+class SearchService:
+    """Hybrid retrieval plus recency scoring over any ``VectorStore``."""
+
+    def __init__(self, store: VectorStore, embedder: Embedder, config: SearchConfig) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.config = config
+        self.retrieval = Retrieval(store, config)
+        self.abstention = Abstention(store, embedder, config)
+
+    def embed_query(self, text: str) -> Vectors:
+        vector: Vectors = self.embedder.embed([text.strip()], "query")[0]
+        return vector
+
+    def plan(self, request: SearchRequest) -> Plan:
+        """Resolve the request against the defaults and read its language and temporal intent."""
+        return make_plan(request, self.config)
+
+    def abstain_floor(self, language: Language) -> float:
+        """The best cosine a question in ``language`` must reach (see ``Abstention.floor``)."""
+        return self.abstention.floor(language)
+
+    def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
+        """Rank hits for ``request``; pass ``vector`` to reuse an embedding (evaluation).
+
+        Ordering questions ("el primer criterio", "latest") are routed to a date-sorted
+        search over the whole filtered set; the rest to hybrid relevance with recency. When
+        nothing passes the relevance floor the search abstains (no hits, a reason). Recency
+        reorders only the on-topic hits; validity notes flag, demote or discard criteria that
+        lost force; the reform rules set aside an old criterion when a newer one on the same
+        point is among the hits, and flag it otherwise.
+        """
+        plan = self.plan(request)
+        timings: dict[str, float] = {}
+
+        started = time.perf_counter()
+        if vector is None:
+            vector = self.embed_query(request.query)
+        timings["embed"] = (time.perf_counter() - started) * 1000
+
+        started = time.perf_counter()
+        topic = self.retrieval.narrowing_topic(plan, vector)
+        date_field = self.retrieval.date_field_for(request.query, plan)
+        pool, narrowed = self.retrieval.retrieve(plan, vector, topic, date_field)
+        reason = None if narrowed else self.abstention.reason(plan, pool)
+        if reason is not None:
+            pool = []
+        statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
+        timings["retrieve"] = (time.perf_counter() - started) * 1000
+
+        started = time.perf_counter()
+        gate = gate_for(plan, self.config, topic, narrowed)
+        scored = self.score(plan, pool, gate)
+        missing = replacements_to_fetch(scored, statuses)
+        if missing:  # pull the replacing criteria into the candidates
+            pool = merge_candidates(pool, self.retrieval.replacements(vector, missing))
+            statuses = {**statuses, **self.store.get_validity(missing)}
+            scored = self.score(plan, pool, gate)
+        if plan.route == "date_sorted":  # a date order answers only with on-point tesis
+            scored = [h for h in scored if h.on_topic]
+        hits, discarded = apply_validity(
+            scored, statuses, plan.include_superseded, self.config.superseded_demotion
+        )
+        hits = on_topic_with_replacement(hits)
+        plain = relevance_ranking(hits, plan.cap, request.top_k)
+        hits = self.order(plan, hits, date_field)
+        materia = detect_materia(
+            request.query,
+            request.filters.materias,
+            [h.passage.materias for h in hits[: request.top_k]],
+        )
+        outcome = apply_rules(plan, hits, materia, self.config, self.embedder)
+        kept = outcome.kept[: request.top_k]
+        if plan.ordering is not None and plan.route == "date_sorted":
+            kept = self.retrieval.sort_dated(kept, plan.ordering, date_field)
+        timings["score"] = (time.perf_counter() - started) * 1000
+        return SearchResult(
+            hits=kept,
+            discarded=discarded + outcome.discarded,
+            candidates=len(pool),
+            recency_weight=plan.weight,
+            profile=plan.profile,
+            mode=plan.mode,
+            timings_ms=timings,
+            without_recency=plain,
+            intent=SearchIntent(
+                materia=materia,
+                temporal=plan.temporal,
+                route=plan.route,
+                cutoff_year=outcome.cutoff_year,
+                rules_applied=outcome.applied,
+                topic=topic,
+                language=plan.language,
+                date_field=date_field,
+            ),
+            abstain_reason=reason,
+        )
+
+    def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
+        return score_candidates(
+            pool,
+            plan.weight,
+            plan.profile,
+            plan.mode,
+            plan.alpha,
+            self.config.decay,
+            gate,
+            self.config.epocas,
+        )
+
+    def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
+        """Every hit in the route's order (by date, blended, or by final score with on-topic
+        hits first), at most ``cap`` chunks per tesis; the caller cuts the page."""
+        top_k = plan.request.top_k
+        if plan.ordering is None:
+            return cap_chunks_per_tesis(hits, plan.cap)
+        if plan.route == "date_sorted":
+            return self.retrieval.sort_dated(hits, plan.ordering, date_field)
+        top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
+        blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
+        return cap_chunks_per_tesis(blended, plan.cap)
