@@ -33,6 +33,7 @@ from api.errors import InvalidRequest, LogError
 from api.monitoring.log_base import MAX_RECENT, SearchLog
 from api.monitoring.recorder import Recorder
 from api.services.search import SearchRequest, SearchService
+from api.settings import Settings
 from api.store.base import VectorStore
 
 DEFAULT_WINDOW_HOURS = 168  # one week
@@ -67,13 +68,11 @@ def check_log_page(limit: int, offset: int) -> None:
     _bounded("offset", offset, 0, MAX_LOG_OFFSET)
 
 
-def thresholds_from_settings(settings: object) -> MonitoringThresholds:
-    """Thresholds from ``Settings`` (``alert_pre_reform_share``, ``alert_inversion_gap``);
-    the defaults of ``MonitoringThresholds`` where a field is missing."""
-    defaults = MonitoringThresholds()
+def thresholds_from_settings(settings: Settings) -> MonitoringThresholds:
+    """The alert thresholds ``alert_pre_reform_share`` and ``alert_inversion_gap``."""
     return MonitoringThresholds(
-        pre_reform_share=getattr(settings, "alert_pre_reform_share", defaults.pre_reform_share),
-        inversion_gap=getattr(settings, "alert_inversion_gap", defaults.inversion_gap),
+        pre_reform_share=settings.alert_pre_reform_share,
+        inversion_gap=settings.alert_inversion_gap,
     )
 
 
@@ -159,14 +158,14 @@ def alerts(
 
 
 def _served(
-    search: SearchService, settings: object
+    search: SearchService, settings: Settings
 ) -> tuple[VectorStore, MonitoringThresholds, Mapping[str, int]]:
     """The store and reform cutoffs a search service runs with, and the alert thresholds."""
     return search.store, thresholds_from_settings(settings), search.config.reform.cutoffs
 
 
 def served_report(
-    log: SearchLog | None, search: SearchService, settings: object, window_hours: int
+    log: SearchLog | None, search: SearchService, settings: Settings, window_hours: int
 ) -> MonitoringReport:
     """``monitoring_report`` over what ``search`` serves (the API's view)."""
     store, thresholds, cutoffs = _served(search, settings)
@@ -174,7 +173,7 @@ def served_report(
 
 
 def served_alerts(
-    log: SearchLog | None, search: SearchService, settings: object, window_hours: int
+    log: SearchLog | None, search: SearchService, settings: Settings, window_hours: int
 ) -> list[Alert]:
     """``alerts`` over what ``search`` serves (the API's view)."""
     store, thresholds, cutoffs = _served(search, settings)
