@@ -30,27 +30,26 @@ def where(filters: Filters, alias: str = "t") -> tuple[str, list[Any]]:
     """SQL conditions on the tesis table for ``filters``."""
     clauses: list[str] = []
     params: list[Any] = []
+
+    def add(condition: str, *values: Any) -> None:
+        clauses.append(f"{alias}.{condition}")
+        params.extend(values)
+
     if filters.anio_min is not None:
-        clauses.append(f"{alias}.anio >= ?")
-        params.append(filters.anio_min)
+        add("anio >= ?", filters.anio_min)
     if filters.anio_max is not None:
-        clauses.append(f"{alias}.anio <= ?")
-        params.append(filters.anio_max)
+        add("anio <= ?", filters.anio_max)
     if filters.materias:
         clauses.append(f"({alias}.materia_mask & ?) != 0")
         params.append(materia_mask(filters.materias))
     if filters.tipo is not None:
-        clauses.append(f"{alias}.tipo = ?")
-        params.append(filters.tipo)
+        add("tipo = ?", filters.tipo)
     if filters.epocas:
-        clauses.append(f"{alias}.epoca IN ({','.join('?' * len(filters.epocas))})")
-        params.extend(filters.epocas)
+        add(f"epoca IN ({','.join('?' * len(filters.epocas))})", *filters.epocas)
     if filters.instancia is not None:
-        clauses.append(f"{alias}.instancia = ?")
-        params.append(filters.instancia)
+        add("instancia = ?", filters.instancia)
     if filters.registros:
-        clauses.append(f"{alias}.registro IN ({','.join('?' * len(filters.registros))})")
-        params.extend(filters.registros)
+        add(f"registro IN ({','.join('?' * len(filters.registros))})", *filters.registros)
     return (" AND ".join(clauses) or "1=1"), params
 
 
