@@ -9,6 +9,7 @@ import numpy as np
 
 from api.embeddings.base import TextKind, Vectors, normalize_rows
 from api.errors import EmbedderError
+from api.llm.openai_http import openai_client
 
 
 class OpenAIEmbedder:
@@ -24,10 +25,7 @@ class OpenAIEmbedder:
         passage_prefix: str = "",
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(
-            base_url=base_url.rstrip("/"), headers=headers, timeout=timeout, transport=transport
-        )
+        self._client = openai_client(base_url, api_key, timeout, transport)
         self._model = model
         self._dim = dim
         self._batch_size = batch_size

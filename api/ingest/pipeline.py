@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from api.store.base import TesisEntry, VectorStore
 
 CHUNKER_VERSION = f"sentences-{DEFAULT_MAX_TOKENS}-v2"
 Progress = Callable[[IngestReport], None]
+BATCH_SIZE = 64  # records chunked, embedded and upserted together
 
 
 def fingerprint(tesis: Tesis, model_id: str) -> str:
@@ -79,12 +80,23 @@ def _batches(items: Iterator[Tesis], size: int) -> Iterator[list[Tesis]]:
         yield batch
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How a run reads and batches: the date épocas are checked against, records per batch,
+    a callback after each batch, and ``generic`` for a non-legal dated corpus."""
+
+    today: date | None = None
+    batch_size: int = BATCH_SIZE
+    progress: Progress | None = None
+    generic: GenericFields | None = None
+
+
 def ingest(
     paths: Iterable[Path],
     store: VectorStore,
     embedder: Embedder,
     today: date | None = None,
-    batch_size: int = 64,
+    batch_size: int = BATCH_SIZE,
     progress: Progress | None = None,
     generic: GenericFields | None = None,
 ) -> IngestReport:
@@ -93,7 +105,8 @@ def ingest(
     ``generic`` reads a non-legal dated corpus (see ``api.ingest.generic``).
     """
     sources = ((path.name, read_records(path)) for path in paths)
-    return ingest_sources(sources, store, embedder, today, batch_size, progress, generic)
+    options = Options(today, batch_size, progress, generic)
+    return ingest_sources(sources, store, embedder, options)
 
 
 def ingest_records(
@@ -111,13 +124,11 @@ def ingest_sources(
     sources: Iterable[Source],
     store: VectorStore,
     embedder: Embedder,
-    today: date | None = None,
-    batch_size: int = 64,
-    progress: Progress | None = None,
-    generic: GenericFields | None = None,
+    options: Options = Options(),
 ) -> IngestReport:
+    today, batch_size, progress = options.today, options.batch_size, options.progress
     report = IngestReport()
-    valid = _valid_tesis(sources, report, today or date.today(), generic)
+    valid = _valid_tesis(sources, report, today or date.today(), options.generic)
     for batch in _batches(valid, batch_size):
         prints = {t.registro: fingerprint(t, embedder.model_id) for t in batch}
         stored = store.fingerprints(list(prints))

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from api.core.epocas import canonical_epoca, epoca_for_date, epoca_matches_year
+from api.core.intent import MATERIAS as CANONICAL_MATERIAS
 from api.core.models import IngestWarning, Rejection, Tesis, TesisTipo
 from api.core.text import ends_mid_sentence
 from api.errors import InvalidField
@@ -26,22 +27,7 @@ MAX_TEXT_CHARS: dict[str, int] = {
 }
 MAX_OTHER_CHARS = 1_000  # any other text field (materias, notes...)
 
-MATERIAS: dict[str, str] = {
-    m.lower(): m
-    for m in (
-        "Administrativa",
-        "Agraria",
-        "Civil",
-        "Común",
-        "Constitucional",
-        "Electoral",
-        "Familiar",
-        "Fiscal",
-        "Laboral",
-        "Mercantil",
-        "Penal",
-    )
-}
+MATERIAS: dict[str, str] = {m.lower(): m for m in CANONICAL_MATERIAS}
 MATERIAS.update({"comun": "Común", "trabajo": "Laboral", "administrativo": "Administrativa"})
 
 

@@ -19,6 +19,7 @@ import httpx
 
 from api.errors import LLMError, LLMTimeout
 from api.llm.base import Message
+from api.llm.openai_http import openai_client
 
 _ERROR_EXCERPT = 300
 
@@ -36,10 +37,7 @@ class OpenAIChat:
     ) -> None:
         if timeout <= 0:
             raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(
-            base_url=base_url.rstrip("/"), headers=headers, timeout=timeout, transport=transport
-        )
+        self._client = openai_client(base_url, api_key, timeout, transport)
         self._model = model
         self._timeout = timeout
         self._temperature = temperature

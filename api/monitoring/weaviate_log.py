@@ -11,30 +11,31 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-import grpc
-import httpx
 import weaviate
 from weaviate.classes.config import Configure, DataType, Property, Tokenization
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, Sort
-from weaviate.exceptions import WeaviateBaseError
 from weaviate.util import generate_uuid5
 
 from api.core.monitoring import Feedback, LogEntry, entry_to_dict
 from api.errors import LogError, UnknownEntry
 from api.monitoring.log_base import LogBackend, check_page, oldest_first
-from api.store.weaviate_connection import WeaviateResource
+from api.store.weaviate_connection import (
+    CollectionSpec,
+    WeaviateResource,
+    create_missing,
+    vendor_errors,
+)
 
 logger = logging.getLogger(__name__)
 
 SEARCH_LOG, FEEDBACK = "SearchLog", "Feedback"
-_VENDOR_ERRORS = (WeaviateBaseError, grpc.RpcError, httpx.HTTPError, OSError)
 _FIELD = Tokenization.FIELD
 
 LOG_PROPERTIES = (
@@ -58,13 +59,9 @@ FEEDBACK_PROPERTIES = (
 )
 
 
-@contextmanager
-def _vendor_errors(action: str) -> Iterator[None]:
+def _vendor_errors(action: str) -> AbstractContextManager[None]:
     """Re-raise client, gRPC and HTTP failures as ``LogError``."""
-    try:
-        yield
-    except _VENDOR_ERRORS as exc:
-        raise LogError(f"Weaviate search log {action} failed: {exc}") from exc
+    return vendor_errors(LogError, f"Weaviate search log {action}")
 
 
 def _aware(moment: datetime) -> datetime:
@@ -147,17 +144,13 @@ class WeaviateSearchLog(WeaviateResource, LogBackend):
         no_vectors = Configure.Vectors.self_provided(
             vector_index_config=Configure.VectorIndex.none()
         )
-        for suffix, properties in ((SEARCH_LOG, LOG_PROPERTIES), (FEEDBACK, FEEDBACK_PROPERTIES)):
-            name = f"{self.prefix}{suffix}"
-            if client.collections.exists(name):
-                continue
-            try:
-                client.collections.create(
-                    name, properties=list(properties), vector_config=no_vectors
-                )
-            except WeaviateBaseError:
-                if not client.collections.exists(name):  # not a concurrent creation
-                    raise
+        create_missing(
+            client,
+            [
+                CollectionSpec(f"{self.prefix}{SEARCH_LOG}", LOG_PROPERTIES, no_vectors),
+                CollectionSpec(f"{self.prefix}{FEEDBACK}", FEEDBACK_PROPERTIES, no_vectors),
+            ],
+        )
 
     def _insert(self, suffix: str, obj: DataObject[Any, None], action: str) -> None:
         collection = self._collection(suffix)

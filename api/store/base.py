@@ -4,13 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from datetime import date
+from typing import Literal, Protocol, TypedDict
 
-from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
+from api.core.models import Candidate, Chunk, Filters, Tesis, TesisTipo, Validity
 from api.embeddings.base import Vectors
 
 SortOrder = Literal["ASC", "DESC"]
 GroupBy = Literal["anio", "epoca", "materias", "tipo", "instancia"]
+
+
+class PassageFields(TypedDict):
+    """The tesis fields a ``Passage`` repeats; each store reads them from a row in one place."""
+
+    rubro: str
+    epoca: str
+    anio: int
+    tipo: TesisTipo
+    materias: tuple[str, ...]
+    instancia: str
+    clave: str
+    fecha: date | None
+    partial: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,19 +1,60 @@
-"""One way to reach Weaviate from a URL, shared by the store and the search log."""
+"""One way to reach Weaviate from a URL, shared by the store and the search log: connecting,
+creating the collections, and re-raising vendor failures as our own errors."""
 
 from __future__ import annotations
 
 import re
 import threading
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import grpc
+import httpx
 import weaviate
+from weaviate.classes.config import Property
 from weaviate.classes.init import Auth
 from weaviate.collections import Collection
+from weaviate.collections.classes.config_vectors import _VectorConfigCreate
+from weaviate.exceptions import WeaviateBaseError
 
 # Collection names are GraphQL class names.
 PREFIX_PATTERN = re.compile(r"[A-Z][A-Za-z0-9_]*")
+VENDOR_ERRORS = (WeaviateBaseError, grpc.RpcError, httpx.HTTPError, OSError)
+
+
+@contextmanager
+def vendor_errors(error: type[Exception], what: str) -> Iterator[None]:
+    """Re-raise client, gRPC and HTTP failures as ``error("<what> failed: ...")``."""
+    try:
+        yield
+    except VENDOR_ERRORS as exc:
+        raise error(f"{what} failed: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionSpec:
+    """Arguments of ``client.collections.create`` for one collection."""
+
+    name: str
+    properties: tuple[Property, ...]
+    vector_config: _VectorConfigCreate
+
+
+def create_missing(client: weaviate.WeaviateClient, specs: Iterable[CollectionSpec]) -> None:
+    """Create the collections that do not exist yet (another process may be creating them)."""
+    for spec in specs:
+        if client.collections.exists(spec.name):
+            continue
+        try:
+            client.collections.create(
+                spec.name, properties=list(spec.properties), vector_config=spec.vector_config
+            )
+        except WeaviateBaseError:
+            if not client.collections.exists(spec.name):  # not a concurrent creation
+                raise
 
 
 def check_target(url: str, prefix: str) -> None:

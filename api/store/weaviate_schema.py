@@ -6,7 +6,6 @@ Everything here is pure: no client, no I/O. ``WeaviateStore`` wires it to a serv
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, cast
 
@@ -15,10 +14,11 @@ import numpy.typing as npt
 from weaviate.classes.config import Configure, DataType, Property, Tokenization, VectorDistances
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, FilterReturn
-from weaviate.collections.classes.config_vectors import _VectorConfigCreate
 from weaviate.util import generate_uuid5
 
 from api.core.models import Chunk, Filters, Passage, Tesis, TesisTipo, Validity
+from api.store.base import PassageFields
+from api.store.weaviate_connection import CollectionSpec
 
 CHUNK, TESIS, VALIDITY = "Chunk", "Tesis", "Validity"
 
@@ -70,15 +70,6 @@ VALIDITY_PROPERTIES = (
     Property(name="porClave", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
     Property(name="desde", data_type=DataType.DATE),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class CollectionSpec:
-    """Arguments of ``client.collections.create`` for one collection."""
-
-    name: str
-    properties: tuple[Property, ...]
-    vector_config: _VectorConfigCreate
 
 
 def collection_specs(prefix: str) -> tuple[CollectionSpec, ...]:
@@ -226,9 +217,9 @@ def _to_chunk(props: Mapping[str, Any]) -> Chunk:
     )
 
 
-def _to_passage(props: Mapping[str, Any]) -> Passage:
-    return Passage(
-        chunk=_to_chunk(props),
+def _meta_fields(props: Mapping[str, Any]) -> PassageFields:
+    """The ``_META`` properties a chunk and its tesis both carry."""
+    return PassageFields(
         rubro=_str(props, "rubro"),
         epoca=_str(props, "epoca"),
         anio=_int(props, "anio"),
@@ -241,21 +232,17 @@ def _to_passage(props: Mapping[str, Any]) -> Passage:
     )
 
 
+def _to_passage(props: Mapping[str, Any]) -> Passage:
+    return Passage(chunk=_to_chunk(props), **_meta_fields(props))
+
+
 def _to_tesis(props: Mapping[str, Any]) -> Tesis:
     return Tesis(
         registro=_int(props, "registro"),
-        rubro=_str(props, "rubro"),
         texto=_str(props, "texto"),
-        epoca=_str(props, "epoca"),
-        anio=_int(props, "anio"),
-        tipo=cast(TesisTipo, _str(props, "tipo")),
-        materias=_materias(props),
-        instancia=_str(props, "instancia"),
         organo=_str(props, "organo"),
-        clave=_str(props, "clave"),
         precedentes=_str(props, "precedentes"),
-        fecha=_date(props.get("fecha")),
-        partial=bool(props.get("partial") or False),
+        **_meta_fields(props),
     )
 
 
@@ -269,6 +256,25 @@ def _to_validity(props: Mapping[str, Any]) -> Validity:
         por_clave=None if por_clave is None else str(por_clave),
         desde=_date(props.get("desde")),
     )
+
+
+def cosine(stored: Any, query: npt.NDArray[np.float32]) -> float:
+    """Cosine of a stored vector (as the client returns it) to the query."""
+    vector = np.asarray(stored, dtype=np.float32).reshape(-1)
+    norms = float(np.linalg.norm(vector) * np.linalg.norm(query))
+    return float(np.dot(vector, query)) / norms if norms else 0.0
+
+
+def group_keys(value: object) -> set[str]:
+    """Group-by values as dict keys; an array value counts once per element."""
+    values = value if isinstance(value, list) else [value]
+    keys = set()
+    for item in values:
+        if isinstance(item, float) and item.is_integer():
+            item = int(item)
+        if item is not None and item != "":
+            keys.add(str(item))
+    return keys
 
 
 # --- filters

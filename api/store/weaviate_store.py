@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
-import grpc
-import httpx
 import numpy as np
 import weaviate
 from weaviate.classes.aggregate import GroupByAggregate
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, MetadataQuery, Sort
 from weaviate.collections import Collection
-from weaviate.exceptions import WeaviateBaseError, WeaviateInsertManyAllFailedError
+from weaviate.exceptions import WeaviateInsertManyAllFailedError
 
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.errors import StoreError
 from api.store.base import GroupBy, SortOrder, TesisEntry, UpsertResult
-from api.store.weaviate_connection import WeaviateResource
+from api.store.weaviate_connection import WeaviateResource, create_missing, vendor_errors
 from api.store.weaviate_schema import (
     CHUNK,
     TESIS,
@@ -33,6 +31,8 @@ from api.store.weaviate_schema import (
     build_filter,
     chunk_object,
     collection_specs,
+    cosine,
+    group_keys,
     registros_filter,
     tesis_object,
     validity_object,
@@ -40,42 +40,19 @@ from api.store.weaviate_schema import (
 
 logger = logging.getLogger(__name__)
 
-_VENDOR_ERRORS = (WeaviateBaseError, grpc.RpcError, httpx.HTTPError, OSError)
 _PAGE = 200  # registros per request when fetching or deleting by registro
 _INSERT_BATCH = 500  # objects per insert_many call
 
 
-@contextmanager
-def _vendor_errors(action: str) -> Iterator[None]:
+def _vendor_errors(action: str) -> AbstractContextManager[None]:
     """Re-raise client, gRPC and HTTP failures as ``StoreError``."""
-    try:
-        yield
-    except _VENDOR_ERRORS as exc:
-        raise StoreError(f"Weaviate {action} failed: {exc}") from exc
+    return vendor_errors(StoreError, f"Weaviate {action}")
 
 
 def _pages(values: Iterable[int]) -> Iterator[list[int]]:
     unique = sorted(set(values))
     for start in range(0, len(unique), _PAGE):
         yield unique[start : start + _PAGE]
-
-
-def _cosine(stored: Any, query: Vectors) -> float:
-    vector = np.asarray(stored, dtype=np.float32).reshape(-1)
-    norms = float(np.linalg.norm(vector) * np.linalg.norm(query))
-    return float(np.dot(vector, query)) / norms if norms else 0.0
-
-
-def _group_keys(value: object) -> set[str]:
-    """Group-by values as dict keys; an array value counts once per element."""
-    values = value if isinstance(value, list) else [value]
-    keys = set()
-    for item in values:
-        if isinstance(item, float) and item.is_integer():
-            item = int(item)
-        if item is not None and item != "":
-            keys.add(str(item))
-    return keys
 
 
 class WeaviateStore(WeaviateResource):
@@ -122,16 +99,7 @@ class WeaviateStore(WeaviateResource):
         return [spec.name for spec in collection_specs(self.prefix)]
 
     def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
-        for spec in collection_specs(self.prefix):
-            if client.collections.exists(spec.name):
-                continue
-            try:
-                client.collections.create(
-                    spec.name, properties=list(spec.properties), vector_config=spec.vector_config
-                )
-            except WeaviateBaseError:
-                if not client.collections.exists(spec.name):  # not a concurrent creation
-                    raise
+        create_missing(client, collection_specs(self.prefix))
 
     def _query_vector(self, vector: Vectors) -> Vectors:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -310,7 +278,7 @@ class WeaviateStore(WeaviateResource):
             candidates.append(
                 Candidate(
                     passage=_to_passage(obj.properties),
-                    similarity=0.0 if stored is None else _cosine(stored, query),
+                    similarity=0.0 if stored is None else cosine(stored, query),
                     lexical=float(obj.metadata.score or 0.0),
                 )
             )
@@ -356,7 +324,7 @@ class WeaviateStore(WeaviateResource):
             )
         counts: dict[str, int] = {}
         for group in result.groups:
-            for key in _group_keys(group.grouped_by.value):
+            for key in group_keys(group.grouped_by.value):
                 counts[key] = counts.get(key, 0) + (group.total_count or 0)
         return dict(sorted(counts.items()))
 

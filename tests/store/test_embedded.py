@@ -4,9 +4,12 @@ from pathlib import Path
 
 import pytest
 
+from api.core.intent import MATERIAS as CANONICAL_MATERIAS
 from api.core.models import Filters
 from api.errors import StoreError
+from api.ingest.records import MATERIAS
 from api.store.embedded import EmbeddedStore
+from api.store.embedded_index import MATERIA_BITS
 from tests.store.contract import DIM, StoreContract, entry, unit
 
 
@@ -43,3 +46,18 @@ def test_closed_store_reports_degraded_health(tmp_path: Path) -> None:
     store = EmbeddedStore(tmp_path / "s.sqlite", dim=DIM)
     store.close()
     assert store.health()["status"] == "degraded"
+
+
+def test_materia_bits_cover_the_canonical_materias() -> None:
+    """The mask's bit layout is stored: every materia ingest accepts has its own bit."""
+    accepted = set(MATERIAS.values())
+    assert set(MATERIA_BITS) == accepted == set(CANONICAL_MATERIAS)
+    assert sorted(MATERIA_BITS.values()) == [1 << i for i in range(len(MATERIA_BITS))]
+
+
+def test_large_registro_lists_are_read_in_parts() -> None:
+    store = EmbeddedStore(None, dim=DIM)
+    store.upsert([entry(r, 1990, [unit(1, 0, 0, 0)]) for r in (1, 2500)])
+    wanted = list(range(1, 3000))
+    assert set(store.get_tesis(wanted)) == set(store.fingerprints(wanted)) == {1, 2500}
+    assert store.get_tesis([]) == {} and store.get_validity([]) == {}
