@@ -9,6 +9,8 @@ import strawberry
 
 from api.core.models import Chunk, Discarded, Hit, Tesis, Validity
 from api.core.validity import describe
+from api.graphql.mirror import mirror
+from api.graphql.tesis import TesisFields, WithText, sjf_url
 
 
 @strawberry.enum
@@ -71,15 +73,7 @@ class ChunkSpan:
 
     @classmethod
     def from_core(cls, chunk: Chunk) -> ChunkSpan:
-        return cls(
-            index=chunk.index,
-            start_char=chunk.start_char,
-            end_char=chunk.end_char,
-            start_line=chunk.start_line,
-            end_line=chunk.end_line,
-            tokens=chunk.tokens,
-            text=chunk.text,
-        )
+        return mirror(cls, chunk)
 
 
 @strawberry.type(description="Whether the criterion still stands, from SJF notes.")
@@ -94,27 +88,11 @@ class ValidityStatus:
 
     @classmethod
     def from_core(cls, v: Validity) -> ValidityStatus:
-        return cls(
-            vigente=v.vigente,
-            estado=v.estado,
-            parcial=v.parcial,
-            por_registro=v.por_registro,
-            por_clave=v.por_clave,
-            desde=v.desde,
-            description=describe(v),
-        )
+        return mirror(cls, v, description=describe(v))
 
 
 @strawberry.type(description="One scored passage with every factor of its score.")
-class SearchHit:
-    registro: int
-    rubro: str
-    clave: str
-    epoca: str
-    anio: int
-    fecha: date | None
-    tipo: str
-    materias: list[str]
+class SearchHit(TesisFields):
     instancia: str
     similarity: float = strawberry.field(description="Raw cosine similarity to the question.")
     relevance: float = strawberry.field(
@@ -142,15 +120,8 @@ class SearchHit:
     @classmethod
     def from_core(cls, hit: Hit) -> SearchHit:
         p, s = hit.passage, hit.score
-        return cls(
-            registro=p.registro,
-            rubro=p.rubro,
-            clave=p.clave,
-            epoca=p.epoca,
-            anio=p.anio,
-            fecha=p.fecha,
-            tipo=p.tipo,
-            materias=list(p.materias),
+        return cls.from_tesis(
+            p,
             instancia=p.instancia,
             similarity=s.similarity,
             relevance=s.relevance,
@@ -208,16 +179,7 @@ class Timings:
 
 
 @strawberry.type(description="A tesis of the Semanario Judicial de la Federación.")
-class TesisRecord:
-    registro: int
-    rubro: str
-    texto: str
-    clave: str
-    epoca: str
-    anio: int
-    fecha: date | None
-    tipo: str
-    materias: list[str]
+class TesisRecord(WithText, TesisFields):
     instancia: str
     organo: str
     precedentes: str
@@ -228,16 +190,9 @@ class TesisRecord:
 
     @classmethod
     def from_core(cls, t: Tesis, chunks: list[Chunk], status: Validity) -> TesisRecord:
-        return cls(
-            registro=t.registro,
-            rubro=t.rubro,
+        return cls.from_tesis(
+            t,
             texto=t.texto,
-            clave=t.clave,
-            epoca=t.epoca,
-            anio=t.anio,
-            fecha=t.fecha,
-            tipo=t.tipo,
-            materias=list(t.materias),
             instancia=t.instancia,
             organo=t.organo,
             precedentes=t.precedentes,
@@ -276,15 +231,7 @@ class ExtraField:
 
 
 @strawberry.type(description="A tesis on a time axis.")
-class TimelineItem:
-    registro: int
-    rubro: str
-    clave: str
-    epoca: str
-    anio: int
-    fecha: date | None
-    tipo: str
-    materias: list[str]
+class TimelineItem(TesisFields):
     instancia: str
     status: ValidityStatus
     extra: list[ExtraField] = strawberry.field(
@@ -294,15 +241,8 @@ class TimelineItem:
 
     @classmethod
     def from_core(cls, t: Tesis, status: Validity) -> TimelineItem:
-        return cls(
-            registro=t.registro,
-            rubro=t.rubro,
-            clave=t.clave,
-            epoca=t.epoca,
-            anio=t.anio,
-            fecha=t.fecha,
-            tipo=t.tipo,
-            materias=list(t.materias),
+        return cls.from_tesis(
+            t,
             instancia=t.instancia,
             status=ValidityStatus.from_core(status),
             extra=[ExtraField.of(k, v) for k, v in (*t.extra, *t.dates)],
@@ -313,10 +253,6 @@ class TimelineItem:
 class Bucket:
     key: str
     count: int
-
-
-def sjf_url(registro: int) -> str:
-    return f"https://sjf2.scjn.gob.mx/detalle/tesis/{registro}"
 
 
 @strawberry.type(description="An argument was out of range or malformed.")
