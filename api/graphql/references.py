@@ -46,19 +46,10 @@ class ReferenceType(Numbered, TesisFields):
     def from_core(cls, r: Reference) -> ReferenceType:
         return cls.from_tesis(
             r,
-            number=r.number,
             url=sjf_url(r.registro),
             status=ValidityStatus.from_core(r.status),
-            chunk_count=r.chunk_count,
             similarity=r.max_similarity,
-            avg_similarity=r.avg_similarity,
-            final_score=r.final_score,
-            total_tokens=r.total_tokens,
-            relevance=r.relevance,
-            boost=r.boost,
-            partial=r.partial,
             fragments=[mirror(FragmentType, f) for f in r.fragments],
-            warning=r.warning,
         )
 
 

@@ -13,6 +13,8 @@ from typing import Any, Protocol, Self
 
 import strawberry
 
+from api.graphql.mirror import mirror
+
 
 class TesisMetadata(Protocol):
     """What a core tesis, passage or reference knows about its tesis."""
@@ -48,18 +50,9 @@ class TesisFields:
 
     @classmethod
     def from_tesis(cls, t: TesisMetadata, **own: Any) -> Self:
-        """The subtype with ``t``'s metadata; ``own`` holds the subtype's other fields."""
-        return cls(
-            registro=t.registro,
-            rubro=t.rubro,
-            clave=t.clave,
-            epoca=t.epoca,
-            anio=t.anio,
-            fecha=t.fecha,
-            tipo=t.tipo,
-            materias=list(t.materias),
-            **own,
-        )
+        """The subtype with ``t``'s metadata and its other fields given in ``own``, or else
+        read from ``t``'s attributes of the same name."""
+        return mirror(cls, t, **own)
 
 
 @strawberry.type

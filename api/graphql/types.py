@@ -119,10 +119,9 @@ class SearchHit(TesisFields):
 
     @classmethod
     def from_core(cls, hit: Hit) -> SearchHit:
-        p, s = hit.passage, hit.score
+        s = hit.score
         return cls.from_tesis(
-            p,
-            instancia=p.instancia,
+            hit.passage,
             similarity=s.similarity,
             relevance=s.relevance,
             lexical_score=s.lexical,
@@ -132,12 +131,11 @@ class SearchHit(TesisFields):
             boost=s.boost,
             rank=hit.rank,
             rank_without_recency=hit.rank_without_recency,
-            chunk=ChunkSpan.from_core(p.chunk),
+            chunk=ChunkSpan.from_core(hit.passage.chunk),
             status=ValidityStatus.from_core(hit.status),
             on_topic=hit.on_topic,
             gate=hit.gate,
             warning=hit.warning,
-            partial=p.partial,
         )
 
 
@@ -156,13 +154,9 @@ class DiscardedHit:
 
     @classmethod
     def from_core(cls, d: Discarded) -> DiscardedHit:
-        p = d.hit.passage
-        return cls(
-            registro=p.registro,
-            rubro=p.rubro,
-            epoca=p.epoca,
-            anio=p.anio,
-            tipo=p.tipo,
+        return mirror(
+            cls,
+            d.hit.passage,
             code=d.code,
             reason=d.reason,
             similarity=d.hit.score.similarity,
@@ -192,11 +186,6 @@ class TesisRecord(WithText, TesisFields):
     def from_core(cls, t: Tesis, chunks: list[Chunk], status: Validity) -> TesisRecord:
         return cls.from_tesis(
             t,
-            texto=t.texto,
-            instancia=t.instancia,
-            organo=t.organo,
-            precedentes=t.precedentes,
-            partial=t.partial,
             url=sjf_url(t.registro),
             chunks=[ChunkSpan.from_core(c) for c in chunks],
             status=ValidityStatus.from_core(status),
@@ -243,7 +232,6 @@ class TimelineItem(TesisFields):
     def from_core(cls, t: Tesis, status: Validity) -> TimelineItem:
         return cls.from_tesis(
             t,
-            instancia=t.instancia,
             status=ValidityStatus.from_core(status),
             extra=[ExtraField.of(k, v) for k, v in (*t.extra, *t.dates)],
         )
