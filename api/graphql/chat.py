@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api.graphql.context import Info
 from api.graphql.errors import outcome
 from api.graphql.inputs import FiltersInput, filters_to_core
+from api.graphql.mirror import mirror
 from api.graphql.queries import Intent
 from api.graphql.references import CitationCheckType, ReferenceType
 from api.graphql.types import DiscardedHit, InputError, ServiceError
@@ -44,23 +45,17 @@ class ChatPayload:
     @classmethod
     def from_core(cls, logged: LoggedAnswer) -> ChatPayload:
         answer, search = logged.answer, logged.prepared.search
-        return cls(
+        return mirror(
+            cls,
+            answer,
+            search,
             id=logged.log_id,
             answer=answer.text,
-            mode=answer.mode,
-            rag_used=answer.rag_used,
-            llm_error=answer.llm_error,
             model=answer.model_id,
             references=[ReferenceType.from_core(r) for r in answer.references],
             citation_check=CitationCheckType.from_core(answer.citation_check),
-            phantom_removed=list(answer.phantom_removed),
             discarded=[DiscardedHit.from_core(d) for d in search.discarded],
             intent=Intent.from_core(search.intent, search.recency_weight),
-            system_prompt=answer.system_prompt,
-            context=answer.context,
-            warnings=list(answer.warnings),
-            abstained=search.abstained,
-            abstain_reason=search.abstain_reason,
         )
 
 
@@ -83,6 +78,17 @@ class ChatInput:
 
 
 ChatResponse = Annotated[ChatPayload | InputError | ServiceError, strawberry.union("ChatResponse")]
+
+
+@strawberry.type
+class ChatQuery:
+    @strawberry.field(description="Answer a question from the tesis, with numbered references.")
+    async def chat(self, info: Info, input: ChatInput) -> ChatResponse:
+        ctx = info.context
+        return await outcome(
+            ChatPayload.from_core,
+            lambda: answer_and_record(ctx.chat, ctx.recorder, input.to_core()),
+        )
 
 
 @strawberry.type(description="First stream event: the references the answer may cite.")
@@ -121,17 +127,6 @@ ChatEvent = Annotated[
 
 
 @strawberry.type
-class ChatQuery:
-    @strawberry.field(description="Answer a question from the tesis, with numbered references.")
-    async def chat(self, info: Info, input: ChatInput) -> ChatResponse:
-        ctx = info.context
-        return await outcome(
-            ChatPayload.from_core,
-            lambda: answer_and_record(ctx.chat, ctx.recorder, input.to_core()),
-        )
-
-
-@strawberry.type
 class ChatSubscription:
     @strawberry.subscription(
         description="The answer as it is written: references first, then text deltas, then "
@@ -160,11 +155,5 @@ class ChatSubscription:
                 log_id = await run_in_threadpool(
                     record_chat, ctx.recorder, input.question, prepared, answer
                 )
-                yield ChatDone(
-                    id=log_id,
-                    mode=answer.mode,
-                    rag_used=answer.rag_used,
-                    llm_error=answer.llm_error,
-                    citation_check=CitationCheckType.from_core(answer.citation_check),
-                    warnings=list(answer.warnings),
-                )
+                check = CitationCheckType.from_core(answer.citation_check)
+                yield mirror(ChatDone, answer, id=log_id, citation_check=check)

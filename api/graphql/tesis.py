@@ -49,10 +49,10 @@ class TesisFields:
     materias: list[str]
 
     @classmethod
-    def from_tesis(cls, t: TesisMetadata, **own: Any) -> Self:
+    def from_tesis(cls, t: TesisMetadata, *more: object, **own: Any) -> Self:
         """The subtype with ``t``'s metadata and its other fields given in ``own``, or else
-        read from ``t``'s attributes of the same name."""
-        return mirror(cls, t, **own)
+        read from ``t`` or ``more`` (see ``mirror``)."""
+        return mirror(cls, t, *more, **own)
 
 
 @strawberry.type

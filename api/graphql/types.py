@@ -119,23 +119,13 @@ class SearchHit(TesisFields):
 
     @classmethod
     def from_core(cls, hit: Hit) -> SearchHit:
-        s = hit.score
         return cls.from_tesis(
             hit.passage,
-            similarity=s.similarity,
-            relevance=s.relevance,
-            lexical_score=s.lexical,
-            recency_factor=s.recency_factor,
-            epoca_factor=s.epoca_factor,
-            final_score=s.final_score,
-            boost=s.boost,
-            rank=hit.rank,
-            rank_without_recency=hit.rank_without_recency,
+            hit.score,
+            hit,
+            lexical_score=hit.score.lexical,
             chunk=ChunkSpan.from_core(hit.passage.chunk),
             status=ValidityStatus.from_core(hit.status),
-            on_topic=hit.on_topic,
-            gate=hit.gate,
-            warning=hit.warning,
         )
 
 
