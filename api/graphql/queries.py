@@ -219,4 +219,4 @@ class Query(SearchQuery):
     @strawberry.field(description="One tesis by registro digital; null if not stored.")
     async def tesis(self, info: Info, registro: int) -> TesisRecord | None:
         found = await run_in_threadpool(tesis_detail, info.context.store, registro)
-        return TesisRecord.from_core(found.tesis, found.chunks, found.status) if found else None
+        return TesisRecord.from_core(found) if found else None

@@ -11,6 +11,7 @@ from api.core.models import Chunk, Discarded, Hit, Tesis, Validity
 from api.core.validity import describe
 from api.graphql.mirror import mirror
 from api.graphql.tesis import TesisFields, WithText, sjf_url
+from api.services.lookup import TesisDetail
 
 
 @strawberry.enum
@@ -173,12 +174,12 @@ class TesisRecord(WithText, TesisFields):
     status: ValidityStatus
 
     @classmethod
-    def from_core(cls, t: Tesis, chunks: list[Chunk], status: Validity) -> TesisRecord:
+    def from_core(cls, found: TesisDetail) -> TesisRecord:
         return cls.from_tesis(
-            t,
-            url=sjf_url(t.registro),
-            chunks=[ChunkSpan.from_core(c) for c in chunks],
-            status=ValidityStatus.from_core(status),
+            found.tesis,
+            url=sjf_url(found.tesis.registro),
+            chunks=[ChunkSpan.from_core(c) for c in found.chunks],
+            status=ValidityStatus.from_core(found.status),
         )
 
 
