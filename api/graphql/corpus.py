@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 
-from api.errors import StoreError
 from api.graphql.context import Info
-from api.graphql.errors import service_error
-from api.graphql.types import Bucket, ServiceError
-from api.services.corpus import corpus_stats
+from api.graphql.errors import outcome
+from api.graphql.types import Bucket, InputError, ServiceError
+from api.services.corpus import CorpusStats, corpus_overview
 
 
 @strawberry.type(description="Tesis of a materia since its reform cutoff (0 = update the corpus).")
@@ -54,6 +52,21 @@ def _buckets(rows: list[tuple[str, int]]) -> list[Bucket]:
     return [Bucket(key=key, count=count) for key, count in rows]
 
 
+def stats_type(stats: CorpusStats) -> CorpusStatsType:
+    return CorpusStatsType(
+        total=stats.total,
+        chunks=stats.chunks,
+        by_epoca=_buckets(stats.by_epoca),
+        by_materia=_buckets(stats.by_materia),
+        by_tipo=_buckets(stats.by_tipo),
+        by_year=_buckets(stats.by_year),
+        coverage_gaps=[
+            CoverageGap(materia=m, cutoff_year=c, count_since=n) for m, c, n in stats.coverage
+        ],
+        last_ingest=IngestSummary(**stats.last_ingest) if stats.last_ingest else None,
+    )
+
+
 @strawberry.type
 class CorpusQuery:
     @strawberry.field(
@@ -61,24 +74,6 @@ class CorpusQuery:
     )
     async def corpus_stats(self, info: Info) -> CorpusStatsResponse:
         ctx = info.context
-        try:
-            stats = await run_in_threadpool(
-                corpus_stats,
-                ctx.store,
-                ctx.search.config.reform.cutoffs,
-                ctx.settings.data_dir / "ingest_reports",
-            )
-        except StoreError as exc:
-            return service_error(exc)
-        return CorpusStatsType(
-            total=stats.total,
-            chunks=stats.chunks,
-            by_epoca=_buckets(stats.by_epoca),
-            by_materia=_buckets(stats.by_materia),
-            by_tipo=_buckets(stats.by_tipo),
-            by_year=_buckets(stats.by_year),
-            coverage_gaps=[
-                CoverageGap(materia=m, cutoff_year=c, count_since=n) for m, c, n in stats.coverage
-            ],
-            last_ingest=IngestSummary(**stats.last_ingest) if stats.last_ingest else None,
-        )
+        found = await outcome(stats_type, corpus_overview, ctx.store, ctx.search, ctx.settings)
+        assert not isinstance(found, InputError), "corpusStats takes no input"
+        return found

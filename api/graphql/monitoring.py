@@ -28,18 +28,12 @@ from api.graphql.monitoring_types import (
     MonitoringReport,
     MonitoringResponse,
 )
-from api.monitoring.log_base import SearchLog
 from api.services import log_feedback
 from api.services import monitoring as service
 from api.services.monitoring import DEFAULT_WINDOW_HOURS
 from api.services.search import SearchService
 
-__all__ = ["DEFAULT_WINDOW_HOURS", "MonitoringMutation", "MonitoringQuery"]
-
-
-def _log(info: Info) -> SearchLog:
-    """The configured log or ``LogError`` (for resolvers outside this module)."""
-    return service.require_log(info.context.log)
+__all__ = ["MonitoringMutation", "MonitoringQuery"]
 
 
 def _compare(search: SearchService, input: CompareInput) -> Comparison:

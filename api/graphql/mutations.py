@@ -5,20 +5,16 @@ from __future__ import annotations
 from typing import Annotated
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.core.models import IngestReport
-from api.core.validity import parse_notes
-from api.errors import EmbedderError, StoreError
+from api.core.validity import NotesImport
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
-from api.graphql.errors import service_error
+from api.graphql.errors import outcome
 from api.graphql.types import InputError, ServiceError
-from api.ingest.pipeline import ingest_records
-
-MAX_RECORDS = 1000
-MAX_DELETE = 1000
+from api.services import writes
+from api.services.writes import MAX_RECORDS
 
 
 @strawberry.type
@@ -58,6 +54,10 @@ class NotesResult:
     imported: int
     rejected: list[str]
 
+    @classmethod
+    def from_core(cls, parsed: NotesImport) -> NotesResult:
+        return cls(imported=len(parsed.notes), rejected=list(parsed.rejected))
+
 
 @strawberry.type
 class DeleteResult:
@@ -82,37 +82,23 @@ class DataMutation:
         description=f"Validate and store tesis records (JSONL fields), at most {MAX_RECORDS}.",
     )
     async def ingest_tesis(self, info: Info, records: list[JSON]) -> IngestResponse:
-        if not 1 <= len(records) <= MAX_RECORDS:
-            return InputError(field="records", message=f"{len(records)} records, 1..{MAX_RECORDS}")
         ctx = info.context
-        try:
-            report = await run_in_threadpool(
-                ingest_records, list(records), "api", ctx.store, ctx.search.embedder
-            )
-        except (StoreError, EmbedderError) as exc:
-            return service_error(exc)
-        return IngestResult.from_core(report)
+        return await outcome(
+            IngestResult.from_core, writes.ingest_batch, ctx.store, ctx.search, list(records)
+        )
 
     @strawberry.mutation(
         permission_classes=[HasApiKey],
         description='Import SJF validity notes: {"tesis": {registro: {estado, por_registro…}}}.',
     )
     async def import_notes(self, info: Info, notes: JSON) -> NotesResponse:
-        if not isinstance(notes, dict) or not isinstance(notes.get("tesis"), dict):
-            return InputError(field="notes", message='expected {"tesis": {registro: note}}')
-        parsed = parse_notes(notes)
-        try:
-            await run_in_threadpool(info.context.store.upsert_validity, parsed.notes)
-        except StoreError as exc:
-            return service_error(exc)
-        return NotesResult(imported=len(parsed.notes), rejected=list(parsed.rejected))
+        return await outcome(NotesResult.from_core, writes.import_notes, info.context.store, notes)
 
     @strawberry.mutation(permission_classes=[HasApiKey], description="Remove tesis by registro.")
     async def delete_tesis(self, info: Info, registros: list[int]) -> DeleteResponse:
-        if not 1 <= len(registros) <= MAX_DELETE:
-            return InputError(field="registros", message=f"{len(registros)} items, 1..{MAX_DELETE}")
-        try:
-            deleted = await run_in_threadpool(info.context.store.delete, registros)
-        except StoreError as exc:
-            return service_error(exc)
-        return DeleteResult(deleted=deleted)
+        return await outcome(
+            lambda deleted: DeleteResult(deleted=deleted),
+            writes.delete_tesis,
+            info.context.store,
+            registros,
+        )

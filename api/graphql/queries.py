@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Literal
 
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from api.core.models import VIGENTE
-from api.errors import EmbedderError, InvalidRequest, StoreError
 from api.graphql.context import Info
-from api.graphql.errors import graphql_error, service_error
+from api.graphql.errors import listed, outcome
 from api.graphql.inputs import FiltersInput, SearchInput, TimelineInput, filters_to_core
 from api.graphql.types import (
     Bucket,
@@ -23,10 +22,11 @@ from api.graphql.types import (
     TimelineItem,
     Timings,
 )
+from api.services.lookup import tesis_detail
+from api.services.recorded import search_and_record
 from api.services.search import SearchIntent, SearchRequest, SearchResult
 from api.services.timeline import TimelinePage, distribution, timeline
 from api.store.base import SortOrder
-from api.structured_log import log_rerank
 
 
 @strawberry.type(description="How the question was read and routed.")
@@ -127,23 +127,13 @@ DatedResponse = Annotated[
 ]
 
 
-def search_and_record(info: Info, request: SearchRequest) -> tuple[SearchResult, str | None]:
-    """Search, then log it (the recorder never raises; a failed write is counted)."""
-    result = info.context.search.search(request)
-    log_rerank(request.query, result)
-    recorder = info.context.recorder
-    log_id = recorder.record_search(request.query, request, result) if recorder else None
-    return result, log_id
-
-
-async def run_search(info: Info, request: SearchRequest) -> SearchResponse:
-    try:
-        result, log_id = await run_in_threadpool(search_and_record, info, request)
-    except InvalidRequest as exc:
-        return InputError(field=exc.field, message=exc.reason)
-    except (StoreError, EmbedderError) as exc:
-        return service_error(exc)
-    return SearchPayload.from_core(result, log_id)
+async def run_search(info: Info, request: Callable[[], SearchRequest]) -> SearchResponse:
+    """Search and log it; ``request`` is built in the worker, so its errors join the union."""
+    ctx = info.context
+    return await outcome(
+        lambda found: SearchPayload.from_core(*found),
+        lambda: search_and_record(ctx.search, ctx.recorder, request()),
+    )
 
 
 def timeline_payload(page: TimelinePage) -> TimelinePayload:
@@ -157,98 +147,76 @@ async def dated(
     info: Info, order: SortOrder, query: str | None, filters: FiltersInput | None, limit: int
 ) -> DatedResponse:
     """Earliest/latest: a date-sorted search when there is a question, else the timeline."""
-    try:
-        core_filters = filters_to_core(filters)
-        if query and query.strip():
-            request = SearchRequest(
-                query=query,
-                filters=core_filters,
-                top_k=limit,
-                ordering="earliest" if order == "ASC" else "latest",
-            )
-            return await run_search(info, request)
-        page = await run_in_threadpool(timeline, info.context.store, core_filters, order, limit, 0)
-    except InvalidRequest as exc:
-        return InputError(field=exc.field, message=exc.reason)
-    except StoreError as exc:
-        return service_error(exc)
-    return timeline_payload(page)
+    if query and query.strip():
+        ordering: Literal["earliest", "latest"] = "earliest" if order == "ASC" else "latest"
+        return await run_search(
+            info,
+            lambda: SearchRequest(
+                query=query, filters=filters_to_core(filters), top_k=limit, ordering=ordering
+            ),
+        )
+    store = info.context.store
+    return await outcome(
+        timeline_payload, lambda: timeline(store, filters_to_core(filters), order, limit, 0)
+    )
+
+
+def dated_field(order: SortOrder, description: str) -> DatedResponse:
+    """``earliest`` or ``latest``: the same arguments, the other order."""
+
+    async def resolve(
+        info: Info, query: str | None = None, filters: FiltersInput | None = None, limit: int = 5
+    ) -> DatedResponse:
+        return await dated(info, order, query, filters, limit)
+
+    return strawberry.field(resolver=resolve, description=description)
 
 
 @strawberry.type
-class Query:
+class SearchQuery:
+    """``search`` and ``timeline``; a base of ``Query`` so that they stay first in the schema
+    (Strawberry lists assigned fields such as ``earliest`` before methods)."""
+
     @strawberry.field(description="Recency-aware search over the tesis.")
     async def search(self, info: Info, input: SearchInput) -> SearchResponse:
-        try:
-            request = input.to_core()
-        except InvalidRequest as exc:
-            return InputError(field=exc.field, message=exc.reason)
-        return await run_search(info, request)
+        return await run_search(info, input.to_core)
 
     @strawberry.field(description="Tesis in publication-date order, filtered.")
     async def timeline(self, info: Info, input: TimelineInput) -> TimelineResponse:
-        try:
-            filters = filters_to_core(input.filters)
-            page = await run_in_threadpool(
-                timeline,
-                info.context.store,
-                filters,
+        store = info.context.store
+        return await outcome(
+            timeline_payload,
+            lambda: timeline(
+                store,
+                filters_to_core(input.filters),
                 input.order.value,
                 input.limit,
                 input.offset,
                 input.date_field,
-            )
-        except InvalidRequest as exc:
-            return InputError(field=exc.field, message=exc.reason)
-        except StoreError as exc:
-            return service_error(exc)
-        return timeline_payload(page)
+            ),
+        )
 
-    @strawberry.field(
-        description="The earliest tesis: on the question's topic, date-sorted over the whole "
-        "filtered set, when a query is given; else simply the oldest under the filters."
+
+@strawberry.type
+class Query(SearchQuery):
+    earliest: DatedResponse = dated_field(
+        "ASC",
+        "The earliest tesis: on the question's topic, date-sorted over the whole filtered set, "
+        "when a query is given; else simply the oldest under the filters.",
     )
-    async def earliest(
-        self,
-        info: Info,
-        query: str | None = None,
-        filters: FiltersInput | None = None,
-        limit: int = 5,
-    ) -> DatedResponse:
-        return await dated(info, "ASC", query, filters, limit)
-
-    @strawberry.field(description="The latest tesis (on the question's topic when given).")
-    async def latest(
-        self,
-        info: Info,
-        query: str | None = None,
-        filters: FiltersInput | None = None,
-        limit: int = 5,
-    ) -> DatedResponse:
-        return await dated(info, "DESC", query, filters, limit)
+    latest: DatedResponse = dated_field(
+        "DESC", "The latest tesis (on the question's topic when given)."
+    )
 
     @strawberry.field(description="How many tesis per year, época, materia, tipo or instancia.")
     async def distribution(
         self, info: Info, group_by: GroupBy, filters: FiltersInput | None = None
     ) -> list[Bucket]:
-        try:
-            core_filters = filters_to_core(filters)
-            rows = await run_in_threadpool(
-                distribution, info.context.store, group_by.value, core_filters
-            )
-        except (InvalidRequest, StoreError) as exc:
-            raise graphql_error(exc) from exc
+        store = info.context.store
+        rows = await listed(lambda: distribution(store, group_by.value, filters_to_core(filters)))
         return [Bucket(key=key, count=count) for key, count in rows]
 
     @strawberry.field(description="One tesis by registro digital; null if not stored.")
     async def tesis(self, info: Info, registro: int) -> TesisRecord | None:
-        store = info.context.store
-
-        def load() -> TesisRecord | None:
-            found = store.get_tesis([registro]).get(registro)
-            if found is None:
-                return None
-            status = store.get_validity([registro]).get(registro, VIGENTE)
-            return TesisRecord.from_core(found, store.get_chunks(registro), status)
-
-        return await run_in_threadpool(load)
+        found = await run_in_threadpool(tesis_detail, info.context.store, registro)
+        return TesisRecord.from_core(found) if found else None

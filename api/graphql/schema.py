@@ -25,10 +25,12 @@ from strawberry.types import ExecutionContext
 
 from api.core.redact import redact
 from api.errors import EmbedderError, StoreError
-from api.graphql.chat import ChatQuery, ChatSubscription, CompareAnswersQuery
+from api.graphql.chat import ChatQuery, ChatSubscription
+from api.graphql.compare_answers import CompareAnswersQuery
 from api.graphql.corpus import CorpusQuery
 from api.graphql.cost import Limits, check_document
 from api.graphql.feedback import FeedbackQuery
+from api.graphql.judge import JudgeQuery
 from api.graphql.monitoring import MonitoringMutation, MonitoringQuery
 from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
@@ -107,7 +109,15 @@ class BoundedValidation(SchemaExtension):
 
 
 @strawberry.type
-class Query(CoreQuery, ChatQuery, CompareAnswersQuery, MonitoringQuery, CorpusQuery, FeedbackQuery):
+class Query(
+    CoreQuery,
+    ChatQuery,
+    JudgeQuery,
+    CompareAnswersQuery,
+    MonitoringQuery,
+    CorpusQuery,
+    FeedbackQuery,
+):
     """Every read: search, timelines, tesis, chat, judge, monitoring."""
 
 

@@ -9,6 +9,9 @@ import strawberry
 
 from api.core.models import Chunk, Discarded, Hit, Tesis, Validity
 from api.core.validity import describe
+from api.graphql.mirror import mirror
+from api.graphql.tesis import TesisFields, WithText, sjf_url
+from api.services.lookup import TesisDetail
 
 
 @strawberry.enum
@@ -71,15 +74,7 @@ class ChunkSpan:
 
     @classmethod
     def from_core(cls, chunk: Chunk) -> ChunkSpan:
-        return cls(
-            index=chunk.index,
-            start_char=chunk.start_char,
-            end_char=chunk.end_char,
-            start_line=chunk.start_line,
-            end_line=chunk.end_line,
-            tokens=chunk.tokens,
-            text=chunk.text,
-        )
+        return mirror(cls, chunk)
 
 
 @strawberry.type(description="Whether the criterion still stands, from SJF notes.")
@@ -94,27 +89,11 @@ class ValidityStatus:
 
     @classmethod
     def from_core(cls, v: Validity) -> ValidityStatus:
-        return cls(
-            vigente=v.vigente,
-            estado=v.estado,
-            parcial=v.parcial,
-            por_registro=v.por_registro,
-            por_clave=v.por_clave,
-            desde=v.desde,
-            description=describe(v),
-        )
+        return mirror(cls, v, description=describe(v))
 
 
 @strawberry.type(description="One scored passage with every factor of its score.")
-class SearchHit:
-    registro: int
-    rubro: str
-    clave: str
-    epoca: str
-    anio: int
-    fecha: date | None
-    tipo: str
-    materias: list[str]
+class SearchHit(TesisFields):
     instancia: str
     similarity: float = strawberry.field(description="Raw cosine similarity to the question.")
     relevance: float = strawberry.field(
@@ -141,32 +120,13 @@ class SearchHit:
 
     @classmethod
     def from_core(cls, hit: Hit) -> SearchHit:
-        p, s = hit.passage, hit.score
-        return cls(
-            registro=p.registro,
-            rubro=p.rubro,
-            clave=p.clave,
-            epoca=p.epoca,
-            anio=p.anio,
-            fecha=p.fecha,
-            tipo=p.tipo,
-            materias=list(p.materias),
-            instancia=p.instancia,
-            similarity=s.similarity,
-            relevance=s.relevance,
-            lexical_score=s.lexical,
-            recency_factor=s.recency_factor,
-            epoca_factor=s.epoca_factor,
-            final_score=s.final_score,
-            boost=s.boost,
-            rank=hit.rank,
-            rank_without_recency=hit.rank_without_recency,
-            chunk=ChunkSpan.from_core(p.chunk),
+        return cls.from_tesis(
+            hit.passage,
+            hit.score,
+            hit,
+            lexical_score=hit.score.lexical,
+            chunk=ChunkSpan.from_core(hit.passage.chunk),
             status=ValidityStatus.from_core(hit.status),
-            on_topic=hit.on_topic,
-            gate=hit.gate,
-            warning=hit.warning,
-            partial=p.partial,
         )
 
 
@@ -185,13 +145,9 @@ class DiscardedHit:
 
     @classmethod
     def from_core(cls, d: Discarded) -> DiscardedHit:
-        p = d.hit.passage
-        return cls(
-            registro=p.registro,
-            rubro=p.rubro,
-            epoca=p.epoca,
-            anio=p.anio,
-            tipo=p.tipo,
+        return mirror(
+            cls,
+            d.hit.passage,
             code=d.code,
             reason=d.reason,
             similarity=d.hit.score.similarity,
@@ -208,16 +164,7 @@ class Timings:
 
 
 @strawberry.type(description="A tesis of the Semanario Judicial de la Federación.")
-class TesisRecord:
-    registro: int
-    rubro: str
-    texto: str
-    clave: str
-    epoca: str
-    anio: int
-    fecha: date | None
-    tipo: str
-    materias: list[str]
+class TesisRecord(WithText, TesisFields):
     instancia: str
     organo: str
     precedentes: str
@@ -227,24 +174,12 @@ class TesisRecord:
     status: ValidityStatus
 
     @classmethod
-    def from_core(cls, t: Tesis, chunks: list[Chunk], status: Validity) -> TesisRecord:
-        return cls(
-            registro=t.registro,
-            rubro=t.rubro,
-            texto=t.texto,
-            clave=t.clave,
-            epoca=t.epoca,
-            anio=t.anio,
-            fecha=t.fecha,
-            tipo=t.tipo,
-            materias=list(t.materias),
-            instancia=t.instancia,
-            organo=t.organo,
-            precedentes=t.precedentes,
-            partial=t.partial,
-            url=sjf_url(t.registro),
-            chunks=[ChunkSpan.from_core(c) for c in chunks],
-            status=ValidityStatus.from_core(status),
+    def from_core(cls, found: TesisDetail) -> TesisRecord:
+        return cls.from_tesis(
+            found.tesis,
+            url=sjf_url(found.tesis.registro),
+            chunks=[ChunkSpan.from_core(c) for c in found.chunks],
+            status=ValidityStatus.from_core(found.status),
         )
 
 
@@ -276,15 +211,7 @@ class ExtraField:
 
 
 @strawberry.type(description="A tesis on a time axis.")
-class TimelineItem:
-    registro: int
-    rubro: str
-    clave: str
-    epoca: str
-    anio: int
-    fecha: date | None
-    tipo: str
-    materias: list[str]
+class TimelineItem(TesisFields):
     instancia: str
     status: ValidityStatus
     extra: list[ExtraField] = strawberry.field(
@@ -294,16 +221,8 @@ class TimelineItem:
 
     @classmethod
     def from_core(cls, t: Tesis, status: Validity) -> TimelineItem:
-        return cls(
-            registro=t.registro,
-            rubro=t.rubro,
-            clave=t.clave,
-            epoca=t.epoca,
-            anio=t.anio,
-            fecha=t.fecha,
-            tipo=t.tipo,
-            materias=list(t.materias),
-            instancia=t.instancia,
+        return cls.from_tesis(
+            t,
             status=ValidityStatus.from_core(status),
             extra=[ExtraField.of(k, v) for k, v in (*t.extra, *t.dates)],
         )
@@ -313,10 +232,6 @@ class TimelineItem:
 class Bucket:
     key: str
     count: int
-
-
-def sjf_url(registro: int) -> str:
-    return f"https://sjf2.scjn.gob.mx/detalle/tesis/{registro}"
 
 
 @strawberry.type(description="An argument was out of range or malformed.")

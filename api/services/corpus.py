@@ -11,7 +11,9 @@ from typing import Any
 from api.core.models import Filters
 from api.errors import StoreError
 from api.services.monitoring import coverage_counts
+from api.services.search import SearchService
 from api.services.timeline import distribution
+from api.settings import Settings
 from api.store.base import VectorStore
 
 
@@ -60,6 +62,11 @@ def corpus_stats(store: VectorStore, cutoffs: Mapping[str, int], reports_dir: Pa
         coverage=[(c.materia, c.cutoff, c.count) for c in coverage_counts(store, cutoffs)],
         last_ingest=last_ingest(reports_dir),
     )
+
+
+def corpus_overview(store: VectorStore, search: SearchService, settings: Settings) -> CorpusStats:
+    """``corpus_stats`` with the reform cutoffs searches use and the ingest reports' folder."""
+    return corpus_stats(store, search.config.reform.cutoffs, settings.data_dir / "ingest_reports")
 
 
 def missing_corpus(store: VectorStore, reports_dir: Path) -> str | None:
