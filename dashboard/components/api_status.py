@@ -47,15 +47,7 @@ def require_api() -> dict[str, Any] | None:
 
     None when the API answers but cannot count its corpus (a ServiceError, shown).
     """
-    try:
-        return client.corpus_stats()
-    except client.ApiUnreachable as exc:
-        show_unreachable(exc)
-        st.stop()
-    except client.ApiError as exc:
-        show_error(exc)
-        return None
-    raise AssertionError("unreachable")  # pragma: no cover - st.stop() raises
+    return attempt("Estadísticas del corpus", client.corpus_stats)
 
 
 def attempt(what: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T | None:

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components.scoring import LINK
-from dashboard.formatting import escape_md, pct, tesis_url, year
+from dashboard.formatting import escape_md, facts_line, pct, tesis_url, year
 from dashboard.spanish import CODES, code_label
 
 
@@ -18,13 +18,14 @@ def intent_summary(intent: Mapping[str, Any] | None) -> None:
     if not intent:
         return
     temporal = intent.get("temporal")
-    facts = [
-        f"Materia detectada: {escape_md(str(intent.get('materia') or 'Ninguna'))}",
-        f"Intención temporal: {TEMPORAL.get(temporal or '', temporal or 'Ninguna')}",
-        f"Año de corte: {year(intent.get('cutoffYear'))}",
-        f"Peso de la recencia aplicado: {pct(intent.get('recencyWeight'), 0)}",
-    ]
-    st.markdown(" · ".join(facts))
+    st.markdown(
+        facts_line(
+            f"Materia detectada: {escape_md(str(intent.get('materia') or 'Ninguna'))}",
+            f"Intención temporal: {TEMPORAL.get(temporal or '', temporal or 'Ninguna')}",
+            f"Año de corte: {year(intent.get('cutoffYear'))}",
+            f"Peso de la recencia aplicado: {pct(intent.get('recencyWeight'), 0)}",
+        )
+    )
     triggers = [
         ("materia", intent.get("materiaTriggers")),
         ("temporal", intent.get("temporalTriggers")),
@@ -120,13 +121,14 @@ def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[i
     phantoms = sorted({*map(int, check.get("phantom") or []), *phantoms_removed})
     valid = check.get("valid")
     cited = len(valid if valid is not None else check.get("cited") or [])
-    facts = [
-        f"Cobertura de citas: {pct(check.get('coverage'), 0)}",
-        f"Referencias citadas: {cited}",
-        f"Citas fantasma eliminadas: {len(phantoms)}",
-        f"Referencias sin citar: {len(check.get('uncited') or [])}",
-    ]
-    st.markdown(" · ".join(facts))
+    st.markdown(
+        facts_line(
+            f"Cobertura de citas: {pct(check.get('coverage'), 0)}",
+            f"Referencias citadas: {cited}",
+            f"Citas fantasma eliminadas: {len(phantoms)}",
+            f"Referencias sin citar: {len(check.get('uncited') or [])}",
+        )
+    )
     if phantoms:
         listed = ", ".join(f"[{n}]" for n in phantoms)
         st.caption(f"Citas a referencias inexistentes, quitadas de la respuesta: {listed}")

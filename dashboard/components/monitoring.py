@@ -16,6 +16,7 @@ from dashboard.formatting import (
     datetime_es,
     escape_md,
     estado_label,
+    facts_line,
     pct,
     severity_badge,
     tesis_url,
@@ -114,7 +115,7 @@ def shares_metrics(shares: Mapping[str, Any]) -> None:
         f"{SHARE_LABELS.get(k, k)}: {pct(v) if isinstance(v, float) else count(v)}"
         for k, v in items
     ]
-    st.markdown(" · ".join(shown))
+    st.markdown(facts_line(*shown))
 
 
 MATERIA_COLUMNS = ["Materia", "Búsquedas", "Resultados", "Anteriores a la reforma"]
@@ -212,7 +213,7 @@ def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
         facts.append(f"corte {year(entry['cutoffYear'])}")
     if entry.get("latencyMs") is not None:
         facts.append(f"{entry['latencyMs']:.0f} ms")
-    st.caption(" · ".join(facts))
+    st.caption(facts_line(*facts))
     if entry.get("abstainReason"):
         st.info(f"Sin respuesta: {escape_md(str(entry['abstainReason']))}", icon=":material/block:")
     hits = list(entry.get("hits") or [])

@@ -12,15 +12,15 @@ from dashboard.components import api_status, feedback
 from dashboard.formatting import (
     chars_span,
     count,
-    date_es,
     escape_md,
+    facts_line,
+    fecha_label,
     lines_span,
     materias_label,
     pct,
     status_text,
     tesis_url,
     tipo_label,
-    year,
 )
 
 
@@ -54,14 +54,14 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
         url = ref.get("url") or tesis_url(registro)
         clave = f" · Clave: {escape_md(ref['clave'])}" if ref.get("clave") else ""
         st.markdown(f"Registro digital: [{registro}]({url}){clave}")
-        when = date_es(ref["fecha"]) if ref.get("fecha") else year(ref.get("anio"))
-        facts = [
-            f"**Época:** {escape_md(ref.get('epoca') or '—')}",
-            f"**Fecha:** {when}",
-            f"**Tipo:** {tipo_label(ref.get('tipo'))}",
-            f"**Materias:** {escape_md(materias_label(ref.get('materias')))}",
-        ]
-        st.markdown(" · ".join(facts))
+        st.markdown(
+            facts_line(
+                f"**Época:** {escape_md(ref.get('epoca') or '—')}",
+                f"**Fecha:** {fecha_label(ref)}",
+                f"**Tipo:** {tipo_label(ref.get('tipo'))}",
+                f"**Materias:** {escape_md(materias_label(ref.get('materias')))}",
+            )
+        )
         _status(ref.get("status"))
         if ref.get("warning"):
             st.markdown(f":orange-badge[Advertencia] {escape_md(str(ref['warning']))}")
@@ -114,7 +114,7 @@ def _fragment(fragment: Mapping[str, Any]) -> None:
     ]
     if fragment.get("similarity") is not None:
         parts.append(f"similitud {pct(fragment['similarity'])}")
-    st.caption(" · ".join(parts))
+    st.caption(facts_line(*parts))
     text = str(fragment.get("text") or "").strip()
     if text:
         st.markdown("\n".join(f"> {escape_md(line)}" for line in text.splitlines() if line))

@@ -40,11 +40,11 @@ if shown:
         dated = api_status.attempt(
             "Línea de tiempo", client.extreme, which, query, chosen, int(limit)
         )
-        items = [
+        gathered = [
             *((dated or {}).get("hits") or (dated or {}).get("items") or []),
             *((found or {}).get("hits") or []),
         ]
-        st.session_state["tiempo_items"] = items if found is not None else None
+        st.session_state["tiempo_items"] = gathered if found is not None else None
         st.session_state["tiempo_sort"] = order
         st.session_state["tiempo_total"] = None
     else:

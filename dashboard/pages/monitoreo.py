@@ -12,7 +12,7 @@ page.start("Monitoreo")
 WINDOWS = {24: "Últimas 24 horas", 168: "Últimos 7 días", 720: "Últimos 30 días"}
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 hours = left.selectbox(
-    "Periodo", list(WINDOWS), index=1, key="monitoreo_window", format_func=WINDOWS.get
+    "Periodo", list(WINDOWS), index=1, key="monitoreo_window", format_func=WINDOWS.__getitem__
 )
 with right:
     api_status.refresh_button("monitoreo_refresh")
