@@ -23,6 +23,7 @@ from dashboard.formatting import (
     year,
 )
 from dashboard.spanish import code_help, code_label, word
+from dashboard.stats_payloads import Alert, LogEntry, MateriaBreakdown
 
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
 LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Peso de la recencia"]
@@ -121,7 +122,7 @@ def shares_metrics(shares: Mapping[str, Any]) -> None:
 MATERIA_COLUMNS = ["Materia", "Búsquedas", "Resultados", "Anteriores a la reforma"]
 
 
-def materia_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def materia_frame(rows: Sequence[MateriaBreakdown]) -> pd.DataFrame:
     data = [
         [
             r.get("materia") or "Sin materia",
@@ -134,7 +135,7 @@ def materia_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(data, columns=MATERIA_COLUMNS)
 
 
-def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
+def alerts_list(alerts: Sequence[Alert]) -> None:
     if not alerts:
         st.success("Sin alertas en este periodo.")
         return
@@ -158,7 +159,7 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
                     st.markdown("\n".join(f"- {escape_md(str(e))}" for e in examples))
 
 
-def log_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def log_frame(entries: Sequence[LogEntry]) -> pd.DataFrame:
     rows = [
         [
             datetime_es(e.get("timestamp")),
@@ -200,7 +201,7 @@ def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(data, columns=HIT_COLUMNS)
 
 
-def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
+def drill_down(entry: LogEntry, can_feedback: bool) -> None:
     """One logged search: how it was read, its hits and discards; feedback per hit."""
     facts = [
         f"Tipo: {word(entry.get('kind'))}",

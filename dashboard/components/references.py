@@ -22,6 +22,7 @@ from dashboard.formatting import (
     tesis_url,
     tipo_label,
 )
+from dashboard.payloads import Status
 
 
 def badge_bar(numbers: Sequence[int], state_key: str, cited: set[int] | None = None) -> None:
@@ -74,7 +75,8 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
         cols[2].metric("Fragmentos", count(ref.get("chunkCount") or len(fragments)))
         for fragment in fragments:
             _fragment(fragment)
-        full = api_status.attempt("Texto completo", client.tesis, registro) or {}
+        record = api_status.attempt("Texto completo", client.tesis, registro)
+        full: Mapping[str, Any] = record or {}
         st.markdown("**Cita (estilo SJF)** · el botón de la esquina la copia")
         st.code(
             export.citation({**full, **ref, "instancia": full.get("instancia")}),
@@ -94,13 +96,13 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
             feedback.buttons(log_id, registro)
 
 
-def _status(status: Mapping[str, Any] | None) -> None:
+def _status(status: Status | None) -> None:
     text = status_text(status)
     if text == "Vigente":
         st.markdown(":green-badge[Vigente]")
         return
     st.markdown(f":red-badge[No vigente] {escape_md(text)}")
-    replacement = (status or {}).get("porRegistro")
+    replacement = status.get("porRegistro") if status else None
     if replacement:
         st.markdown(f"Criterio que la reemplaza: [{replacement}]({tesis_url(int(replacement))})")
 

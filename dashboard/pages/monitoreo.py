@@ -1,5 +1,8 @@
 """Monitoreo: boost distribution, temporal distributions, alerts, recent searches and feedback."""
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -17,7 +20,7 @@ hours = left.selectbox(
 with right:
     api_status.refresh_button("monitoreo_refresh")
 
-data = api_status.attempt("Monitoreo", client.monitoring, hours) or {}
+data: Mapping[str, Any] = api_status.attempt("Monitoreo", client.monitoring, hours) or {}
 if "searches" in data:
     cols = st.columns(3)
     cols[0].metric("Búsquedas y consultas", count(data.get("searches")))
