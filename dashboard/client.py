@@ -185,11 +185,12 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
     """One subscription over ``graphql-transport-ws``; yields each ``data`` object."""
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
+    from websockets.typing import Subprotocol
 
     try:
         with connect(
             _ws_url(url),
-            subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+            subprotocols=[Subprotocol("graphql-transport-ws")],
             additional_headers=_headers(),
             open_timeout=3.0,
         ) as ws:
@@ -253,7 +254,7 @@ def search_log(limit: int, offset: int = 0) -> list[LogEntry]:
 
 
 def feedback(
-    log_id: Any, registro: int, useful: bool, comment: str | None = None
+    log_id: str, registro: int, useful: bool, comment: str | None = None
 ) -> FeedbackResult:
     """``mutation feedback(logId, registro, useful, comment)`` (never cached)."""
     variables = {"logId": log_id, "registro": registro, "useful": useful, "comment": comment}

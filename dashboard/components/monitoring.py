@@ -87,7 +87,7 @@ def temporal_rows(temporal: Sequence[Mapping[str, Any]], by: str) -> list[dict[s
     return rows
 
 
-def shares_frame(shares: Any) -> tuple[pd.DataFrame | None, str | None]:
+def shares_frame(shares: object) -> tuple[pd.DataFrame | None, str | None]:
     """A list of per-period share rows as ``(frame, period column)``; else ``(None, None)``."""
     if not isinstance(shares, list) or not shares or not isinstance(shares[0], dict):
         return None, None
