@@ -111,7 +111,7 @@ async def _client(
             result.errors.append(error)
 
 
-async def run_load_async(
+def run_load(
     base_url: str,
     questions: Sequence[str],
     clients: int,
@@ -126,36 +126,27 @@ async def run_load_async(
     result = LoadResult(clients, per_client, hostile_clients=len(hostile))
     bad = hostile_questions(len(hostile) * per_client)
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+
+    async def send_all() -> None:
+        async with httpx.AsyncClient(base_url=base_url, timeout=timeout_s, limits=limits) as client:
+            tasks = [
+                asyncio.ensure_future(
+                    _client(client, bad, c * per_client, per_client, result, hostile=True)
+                    if c in hostile
+                    else _client(client, questions, c * per_client, per_client, result)
+                )
+                for c in range(clients)
+            ]
+            _, pending = await asyncio.wait(tasks, timeout=timeout_s)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+
     started = time.perf_counter()
-    async with httpx.AsyncClient(base_url=base_url, timeout=timeout_s, limits=limits) as client:
-        tasks = [
-            asyncio.ensure_future(
-                _client(client, bad, c * per_client, per_client, result, hostile=True)
-                if c in hostile
-                else _client(client, questions, c * per_client, per_client, result)
-            )
-            for c in range(clients)
-        ]
-        _, pending = await asyncio.wait(tasks, timeout=timeout_s)
-        for task in pending:
-            task.cancel()
-        if pending:
-            await asyncio.gather(*pending, return_exceptions=True)
+    asyncio.run(send_all())
     result.wall_s = time.perf_counter() - started
     answered = len(result.latencies_ms) + len(result.errors) + len(result.hostile_ms)
     missing = result.requests - answered
     result.errors.extend([f"not finished within {timeout_s:.0f} s"] * missing)
     return result
-
-
-def run_load(
-    base_url: str,
-    questions: Sequence[str],
-    clients: int,
-    per_client: int,
-    timeout_s: float = 300.0,
-    hostile_every: int = 0,
-) -> LoadResult:
-    return asyncio.run(
-        run_load_async(base_url, questions, clients, per_client, timeout_s, hostile_every)
-    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks import report_sections as section
+from benchmarks import report_stores
 from benchmarks.markdown import ms, table, verdict
 from benchmarks.report_sections import peer_ratio
 from benchmarks.stats import GIB
@@ -235,8 +236,8 @@ def render(r: dict[str, Any]) -> str:
     if r.get("bundled"):
         out += section.bundled(r["bundled"])
     if r.get("synthetic"):
-        out += section.synthetic(r["synthetic"])
-    out += section.scale(r)
+        out += report_stores.synthetic(r["synthetic"])
+    out += report_stores.scale(r)
     out += section.peer(r)
     if r.get("ingest"):
         out += section.ingest(r["ingest"])
@@ -244,7 +245,7 @@ def render(r: dict[str, Any]) -> str:
         out += section.load(r["bundled"])
     if r.get("single_thread"):
         out += section.threads(r)
-    out += section.profiles(r.get("synthetic", []))
+    out += report_stores.profiles(r.get("synthetic", []))
     return "\n".join(out).rstrip() + "\n"
 
 

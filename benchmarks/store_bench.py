@@ -13,6 +13,7 @@ import pstats
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -124,7 +125,7 @@ def exact_latency(
         index.ann = ann
 
 
-def open_store(path: Any) -> EmbeddedStore:
+def open_store(path: Path) -> EmbeddedStore:
     return EmbeddedStore(path, dim=DIM, ann_min_chunks=Settings().ann_min_chunks or None)
 
 
@@ -148,7 +149,9 @@ def profile_top(
     profiler.disable()
     stats = pstats.Stats(profiler, stream=io.StringIO())
     rows = []
-    for (path, line, name), (_, calls, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+    # Stats.stats, the raw table print_stats reads, is not declared in typeshed.
+    raw: dict[tuple[str, int, str], tuple[Any, ...]] = stats.stats  # type: ignore[attr-defined]
+    for (path, line, name), (_, calls, own, cumulative, _) in raw.items():
         where = short_path(path)
         rows.append(
             {

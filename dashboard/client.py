@@ -1,8 +1,9 @@
 """The only module that talks to the Vigencia API: GraphQL over HTTP with httpx.
 
 Every call sends one of the static documents of :mod:`dashboard.queries` and returns the JSON
-the API sent (camelCase keys, as in ``schema.graphql``) or raises an :class:`ApiError` subclass
-the pages render in Spanish (:mod:`dashboard.errors`). Read results are cached with
+the API sent, typed by :mod:`dashboard.payloads` and :mod:`dashboard.stats_payloads` (camelCase
+keys, as in ``schema.graphql``), or raises an :class:`ApiError` subclass the pages render in
+Spanish (:mod:`dashboard.components.api_status`). Read results are cached with
 ``st.cache_data``. Nothing is introspected: the documents are checked against the schema by the
 tests, so the dashboard works the same with introspection off.
 """
@@ -12,12 +13,27 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import streamlit as st
 
 from dashboard import queries
+from dashboard.payloads import (
+    ChatEvent,
+    ChatPayload,
+    DatedPayload,
+    SearchPayload,
+    TesisRecord,
+    TimelinePayload,
+)
+from dashboard.stats_payloads import (
+    CorpusStats,
+    FeedbackResult,
+    FeedbackSummary,
+    LogEntry,
+    MonitoringReport,
+)
 
 DEFAULT_API_URL = "http://127.0.0.1:8000/graphql"
 CACHE_TTL_S = 60
@@ -137,28 +153,28 @@ def _payload(url: str, value: Any) -> JSON:
     return value
 
 
-def search(search_input: Mapping[str, Any]) -> JSON:
+def search(search_input: Mapping[str, Any]) -> SearchPayload:
     """``search(input)``: SearchPayload (hits, withoutRecency, intent, discarded, ...)."""
-    return _payload(api_url(), _call("search", {"input": search_input}))
+    return cast(SearchPayload, _payload(api_url(), _call("search", {"input": search_input})))
 
 
-def tesis(registro: int) -> JSON | None:
+def tesis(registro: int) -> TesisRecord | None:
     """``tesis(registro)``: the full record, or None if it is not stored."""
     value = _call("tesis", {"registro": registro})
-    return value if isinstance(value, dict) else None
+    return cast(TesisRecord, value) if isinstance(value, dict) else None
 
 
-def chat(chat_input: Mapping[str, Any]) -> JSON:
+def chat(chat_input: Mapping[str, Any]) -> ChatPayload:
     """``chat(input)``: the answer with its numbered references (never cached)."""
     value = _call("chat", {"input": chat_input}, cached=False, timeout=CHAT_TIMEOUT)
-    return _payload(api_url(), value)
+    return cast(ChatPayload, _payload(api_url(), value))
 
 
-def chat_stream(chat_input: Mapping[str, Any]) -> Iterator[JSON]:
+def chat_stream(chat_input: Mapping[str, Any]) -> Iterator[ChatEvent]:
     """``subscription chatStream(input)``: ChatReferences, ChatDelta..., ChatDone events."""
     url = api_url()
     for data in _subscribe(url, queries.CHAT_STREAM, {"input": _prune(chat_input)}):
-        yield _payload(url, data.get("chatStream"))
+        yield cast(ChatEvent, _payload(url, data.get("chatStream")))
 
 
 def _ws_url(url: str) -> str:
@@ -169,11 +185,12 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
     """One subscription over ``graphql-transport-ws``; yields each ``data`` object."""
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
+    from websockets.typing import Subprotocol
 
     try:
         with connect(
             _ws_url(url),
-            subprotocols=["graphql-transport-ws"],  # type: ignore[list-item]
+            subprotocols=[Subprotocol("graphql-transport-ws")],
             additional_headers=_headers(),
             open_timeout=3.0,
         ) as ws:
@@ -211,41 +228,48 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
         raise ApiUnreachable(url, f"streaming: {type(exc).__name__}: {exc}") from exc
 
 
-def timeline(timeline_input: Mapping[str, Any]) -> JSON:
+def timeline(timeline_input: Mapping[str, Any]) -> TimelinePayload:
     """``timeline(input)``: ``{total, items}`` ordered by date."""
-    return _payload(api_url(), _call("timeline", {"input": timeline_input}))
+    value = _call("timeline", {"input": timeline_input})
+    return cast(TimelinePayload, _payload(api_url(), value))
 
 
-def extreme(which: str, query: str | None, filters: Mapping[str, Any] | None, limit: int) -> JSON:
+def extreme(
+    which: str, query: str | None, filters: Mapping[str, Any] | None, limit: int
+) -> DatedPayload:
     """``earliest`` / ``latest``: the oldest or newest tesis, as ``hits`` or ``items``."""
     variables = {"query": query or None, "filters": filters or None, "limit": limit}
-    return _payload(api_url(), _call(which, variables))
+    return cast(DatedPayload, _payload(api_url(), _call(which, variables)))
 
 
-def monitoring(window_hours: int) -> JSON:
+def monitoring(window_hours: int) -> MonitoringReport:
     """``monitoring(windowHours)``: boost histogram, temporal series, shares, alerts."""
-    return _payload(api_url(), _call("monitoring", {"windowHours": window_hours}))
+    value = _call("monitoring", {"windowHours": window_hours})
+    return cast(MonitoringReport, _payload(api_url(), value))
 
 
-def search_log(limit: int, offset: int = 0) -> list[JSON]:
+def search_log(limit: int, offset: int = 0) -> list[LogEntry]:
     """``searchLog(limit, offset)``: the most recent logged searches."""
     return list(_call("searchLog", {"limit": limit, "offset": offset}) or [])
 
 
-def feedback(log_id: Any, registro: int, useful: bool, comment: str | None = None) -> JSON:
+def feedback(
+    log_id: str, registro: int, useful: bool, comment: str | None = None
+) -> FeedbackResult:
     """``mutation feedback(logId, registro, useful, comment)`` (never cached)."""
     variables = {"logId": log_id, "registro": registro, "useful": useful, "comment": comment}
-    return _payload(api_url(), _call("feedback", variables, cached=False))
+    return cast(FeedbackResult, _payload(api_url(), _call("feedback", variables, cached=False)))
 
 
-def feedback_summary(window_hours: int) -> JSON:
+def feedback_summary(window_hours: int) -> FeedbackSummary:
     """``feedbackSummary(windowHours)``: useful / not useful per day and per materia."""
-    return _payload(api_url(), _call("feedbackSummary", {"windowHours": window_hours}))
+    value = _call("feedbackSummary", {"windowHours": window_hours})
+    return cast(FeedbackSummary, _payload(api_url(), value))
 
 
-def corpus_stats() -> JSON:
+def corpus_stats() -> CorpusStats:
     """``corpusStats``: counts by época, materia, tipo, year; coverage gaps; last ingest."""
-    return _payload(api_url(), _call("corpusStats", {}))
+    return cast(CorpusStats, _payload(api_url(), _call("corpusStats", {})))
 
 
 def clear_cache() -> None:

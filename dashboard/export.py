@@ -17,6 +17,7 @@ from typing import Any
 from dashboard.formatting import (
     date_es,
     epoca_order,
+    fecha_label,
     materias_label,
     status_text,
     tesis_url,
@@ -52,8 +53,7 @@ def citation(ref: Mapping[str, Any]) -> str:
     if ref.get("clave"):
         parts.append(f"Tesis: {ref['clave']}")
     parts.append(f"Fuente: {fuente(ref.get('epoca'))}")
-    when = date_es(ref["fecha"]) if ref.get("fecha") else year(ref.get("anio"))
-    parts.append(f"{'Fecha' if ref.get('fecha') else 'Año'}: {when}")
+    parts.append(f"{'Fecha' if ref.get('fecha') else 'Año'}: {fecha_label(ref)}")
     parts.append(f"Tipo: {tipo_label(ref.get('tipo'))}")
     return f"{rubro} {'; '.join(parts)}."
 

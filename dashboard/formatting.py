@@ -127,6 +127,16 @@ def date_es(value: str | date | None) -> str:
     return f"{d} de {_MONTHS[mo - 1]} de {y}"
 
 
+def fecha_label(record: Mapping[str, Any]) -> str:
+    """A tesis' ``fecha`` in Spanish, else its year (``anio``)."""
+    return date_es(record["fecha"]) if record.get("fecha") else year(record.get("anio"))
+
+
+def facts_line(*facts: str) -> str:
+    """Facts on one line, separated by middle dots."""
+    return " · ".join(facts)
+
+
 def datetime_es(value: str | None) -> str:
     """An ISO timestamp as '28 de abril de 2014, 13:05'."""
     if not value:

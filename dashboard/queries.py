@@ -51,16 +51,24 @@ def document(body: str) -> str:
 
 _UNION_ERRORS = "... on InputError { ...Errors } ... on ServiceError { ...Failure }"
 
+
+def _union(operation: str, call: str, payload: str, fields: str) -> str:
+    """``operation { call }`` where ``call`` answers ``payload | InputError | ServiceError``."""
+    return document(
+        f"{operation} {{\n  {call} {{\n"
+        f"    __typename ... on {payload} {{ {fields} }} {_UNION_ERRORS}\n  }}\n}}"
+    )
+
+
 SEARCH_PAYLOAD = (
     "logId candidates recencyWeight profile mode abstained abstainReason hits { ...Hit } "
     "withoutRecency { ...Hit } "
     "discarded { ...Discarded } intent { ...IntentFields } timings { embedMs retrieveMs scoreMs }"
 )
 
-SEARCH = document(f"""
-query Search($input: SearchInput!) {{
-  search(input: $input) {{ __typename ... on SearchPayload {{ {SEARCH_PAYLOAD} }} {_UNION_ERRORS} }}
-}}""")
+SEARCH = _union(
+    "query Search($input: SearchInput!)", "search(input: $input)", "SearchPayload", SEARCH_PAYLOAD
+)
 
 TESIS = document("""
 query Tesis($registro: Int!) {
@@ -77,10 +85,7 @@ _CHAT_PAYLOAD = (
     "discarded { ...Discarded }"
 )
 
-CHAT = document(f"""
-query Chat($input: ChatInput!) {{
-  chat(input: $input) {{ __typename ... on ChatPayload {{ {_CHAT_PAYLOAD} }} {_UNION_ERRORS} }}
-}}""")
+CHAT = _union("query Chat($input: ChatInput!)", "chat(input: $input)", "ChatPayload", _CHAT_PAYLOAD)
 
 CHAT_STREAM = document(f"""
 subscription ChatStream($input: ChatInput!) {{
@@ -94,12 +99,12 @@ subscription ChatStream($input: ChatInput!) {{
 }}""")
 """ChatReferences, then ChatDelta (text) events, then ChatDone (checks)."""
 
-TIMELINE = document(f"""
-query Timeline($input: TimelineInput!) {{
-  timeline(input: $input) {{
-    __typename ... on TimelinePayload {{ total items {{ ...Item }} }} {_UNION_ERRORS}
-  }}
-}}""")
+TIMELINE = _union(
+    "query Timeline($input: TimelineInput!)",
+    "timeline(input: $input)",
+    "TimelinePayload",
+    "total items { ...Item }",
+)
 
 _DATED = (
     f"__typename ... on SearchPayload {{ {SEARCH_PAYLOAD} }} ... on TimelinePayload {{ total items "
@@ -144,12 +149,12 @@ query SearchLog($limit: Int!, $offset: Int!) {
   }
 }""")
 
-FEEDBACK = document(f"""
-mutation Feedback($logId: String!, $registro: Int!, $useful: Boolean!, $comment: String) {{
-  feedback(logId: $logId, registro: $registro, useful: $useful, comment: $comment) {{
-    __typename ... on FeedbackResult {{ logId registro useful comment }} {_UNION_ERRORS}
-  }}
-}}""")
+FEEDBACK = _union(
+    "mutation Feedback($logId: String!, $registro: Int!, $useful: Boolean!, $comment: String)",
+    "feedback(logId: $logId, registro: $registro, useful: $useful, comment: $comment)",
+    "FeedbackResult",
+    "logId registro useful comment",
+)
 
 CORPUS_STATS = document("""
 query CorpusStats {

@@ -20,16 +20,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from dashboard.formatting import (
-    date_es,
-    lines_span,
-    materias_label,
-    pct,
-    status_text,
-    tesis_url,
-    tipo_label,
-    year,
-)
+from dashboard import formatting as fmt
 
 CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -105,7 +96,7 @@ def reference_html(ref: Mapping[str, Any], open_: bool = False) -> str:
     """One reference as a ``<details id="ref-N">``: summary line, facts, status, fragments."""
     n = int(ref["number"])
     registro = int(ref["registro"])
-    url = escape(str(ref.get("url") or tesis_url(registro)), quote=True)
+    url = escape(str(ref.get("url") or fmt.tesis_url(registro)), quote=True)
     badge = (
         f'<span style="{IN_FORCE}">Vigente</span>'
         if in_force(ref)
@@ -118,24 +109,24 @@ def reference_html(ref: Mapping[str, Any], open_: bool = False) -> str:
         extra += f' <span style="{WARNING}">texto incompleto en la fuente</span>'
     summary = (
         f'<summary style="cursor:pointer"><strong>[{n}]</strong> '
-        f"{escape(str(ref.get('rubro') or ''))} · {year(ref.get('anio'))} {badge}{extra}</summary>"
+        f"{escape(str(ref.get('rubro') or ''))} · {fmt.year(ref.get('anio'))} {badge}{extra}</summary>"
     )
     facts = [
         f'Registro digital: <a href="{url}" target="_blank" rel="noopener">{registro}</a>',
         f"Clave: {escape(str(ref.get('clave') or '—'))}",
         escape(str(ref.get("epoca") or "—")),
-        f"Fecha: {escape(date_es(ref.get('fecha')) if ref.get('fecha') else year(ref.get('anio')))}",
-        f"Tipo: {escape(tipo_label(ref.get('tipo')))}",
-        f"Materias: {escape(materias_label(ref.get('materias')))}",
-        f"Similitud: {pct(ref.get('similarity'))}",
-        f"Puntuación final: {pct(ref.get('finalScore'))}",
+        f"Fecha: {escape(fmt.fecha_label(ref))}",
+        f"Tipo: {escape(fmt.tipo_label(ref.get('tipo')))}",
+        f"Materias: {escape(fmt.materias_label(ref.get('materias')))}",
+        f"Similitud: {fmt.pct(ref.get('similarity'))}",
+        f"Puntuación final: {fmt.pct(ref.get('finalScore'))}",
     ]
     # The id sits inside the closed <details>: following #ref-N reveals (opens) its ancestor.
-    body = [f'<p id="ref-{n}">{" · ".join(facts)}</p>']
+    body = [f'<p id="ref-{n}">{fmt.facts_line(*facts)}</p>']
     if not in_force(ref):
-        body.append(f"<p><strong>{escape(status_text(ref.get('status')))}</strong></p>")
+        body.append(f"<p><strong>{escape(fmt.status_text(ref.get('status')))}</strong></p>")
     for fragment in ref.get("fragments") or []:
-        span = lines_span(fragment.get("startLine"), fragment.get("endLine"))
+        span = fmt.lines_span(fragment.get("startLine"), fragment.get("endLine"))
         text = escape(str(fragment.get("text") or "").strip()).replace("\n", "<br>")
         body.append(
             f'<blockquote style="border-left:3px solid #90a4ae;margin:4px 0;padding:2px 10px">'

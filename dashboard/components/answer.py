@@ -3,18 +3,16 @@ reference in place, the citation check, the references, exports."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import streamlit as st
 
 from dashboard import export
 from dashboard.components import explain, references
 from dashboard.formatting import escape_md, mode_label
+from dashboard.payloads import ChatPayload
 from dashboard.rendering import answer_html, references_html
 
 
-def show(result: Mapping[str, Any], state_key: str, question: str = "") -> None:
+def show(result: ChatPayload, state_key: str, question: str = "") -> None:
     """Render ``result`` (a ChatPayload); the [N] links open ``#ref-N`` in place; the badge
     bar opens a panel (citation, full text, feedback) in ``session_state[state_key]``."""
     refs = {int(r["number"]): r for r in result.get("references") or []}
@@ -84,7 +82,7 @@ def show(result: Mapping[str, Any], state_key: str, question: str = "") -> None:
             )
 
 
-def _mode(result: Mapping[str, Any]) -> None:
+def _mode(result: ChatPayload) -> None:
     mode = result.get("mode")
     model = f" · modelo `{escape_md(str(result['model']))}`" if result.get("model") else ""
     st.markdown(f"**Modo:** {mode_label(mode)}{model if result.get('ragUsed') else ''}")

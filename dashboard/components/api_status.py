@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 import streamlit as st
 
 from dashboard import client
 from dashboard.formatting import escape_md
 from dashboard.spanish import error_es, service_es
+from dashboard.stats_payloads import CorpusStats
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -42,20 +43,12 @@ def show_error(exc: client.ApiError) -> None:
         )
 
 
-def require_api() -> dict[str, Any] | None:
+def require_api() -> CorpusStats | None:
     """The corpus statistics (the filters' options); when the API is down, say so and stop.
 
     None when the API answers but cannot count its corpus (a ServiceError, shown).
     """
-    try:
-        return client.corpus_stats()
-    except client.ApiUnreachable as exc:
-        show_unreachable(exc)
-        st.stop()
-    except client.ApiError as exc:
-        show_error(exc)
-        return None
-    raise AssertionError("unreachable")  # pragma: no cover - st.stop() raises
+    return attempt("Estadísticas del corpus", client.corpus_stats)
 
 
 def attempt(what: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, cast
 
 import altair as alt
 import pandas as pd
@@ -38,6 +38,30 @@ def epoca_scale(present: Sequence[str] = ()) -> alt.Scale:
     return alt.Scale(domain=domain, range=[colors.get(e, "#607d8b") for e in domain])
 
 
+def _plot(
+    df: pd.DataFrame,
+    title: str,
+    mark: Literal["bar", "line"],
+    *channels: Any,
+    tooltip: list[Any],
+    height: Any = HEIGHT,
+    **mark_def: Any,
+) -> alt.Chart:
+    """``df`` drawn as ``mark`` bars or lines over ``channels``."""
+    base = alt.Chart(df, title=title, height=height)
+    marked = base.mark_bar(**mark_def) if mark == "bar" else base.mark_line(**mark_def)
+    # Altair types its fluent methods (mark_*, encode) as Any: narrowed here.
+    return cast(alt.Chart, marked.encode(*channels, tooltip=tooltip))
+
+
+def _x_with_tip(field: str, title: str, fmt: str) -> tuple[alt.X, alt.Tooltip]:
+    """An x channel and its tooltip, both showing the value in format ``fmt``."""
+    return (
+        alt.X(field, title=title, axis=alt.Axis(format=fmt)),
+        alt.Tooltip(field, title=title, format=fmt),
+    )
+
+
 def counts_bar(
     buckets: Sequence[Mapping[str, Any]],
     title: str,
@@ -51,29 +75,29 @@ def counts_bar(
     key_enc = alt.Y if horizontal else alt.X
     val_enc = alt.X if horizontal else alt.Y
     height: Any = alt.Step(BAR_STEP) if horizontal else HEIGHT
-    return (
-        alt.Chart(df, title=title, height=height)
-        .mark_bar()
-        .encode(
-            key_enc("key:N", title=key_title, sort=order),
-            val_enc("count:Q", title="Tesis"),
-            tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("count:Q", title="Tesis")],
-        )
+    return _plot(
+        df,
+        title,
+        "bar",
+        key_enc("key:N", title=key_title, sort=order),
+        val_enc("count:Q", title="Tesis"),
+        tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("count:Q", title="Tesis")],
+        height=height,
     )
 
 
 def epoca_bar(buckets: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     df = pd.DataFrame(list(buckets), columns=["key", "count"])
     present = [k for k in EPOCAS if k in set(df["key"])] + [k for k in df["key"] if k not in EPOCAS]
-    return (
-        alt.Chart(df, title=title, height=alt.Step(BAR_STEP))
-        .mark_bar()
-        .encode(
-            alt.Y("key:N", title="Época", sort=present),
-            alt.X("count:Q", title="Tesis"),
-            alt.Color("key:N", scale=epoca_scale(present), legend=None),
-            tooltip=[alt.Tooltip("key:N", title="Época"), alt.Tooltip("count:Q", title="Tesis")],
-        )
+    return _plot(
+        df,
+        title,
+        "bar",
+        alt.Y("key:N", title="Época", sort=present),
+        alt.X("count:Q", title="Tesis"),
+        alt.Color("key:N", scale=epoca_scale(present), legend=None),
+        tooltip=[alt.Tooltip("key:N", title="Época"), alt.Tooltip("count:Q", title="Tesis")],
+        height=alt.Step(BAR_STEP),
     )
 
 
@@ -81,17 +105,14 @@ def year_bars(buckets: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     """Tesis per year (``key`` is the year)."""
     df = pd.DataFrame(list(buckets), columns=["key", "count"])
     df["year"] = pd.to_numeric(df["key"], errors="coerce")
-    return (
-        alt.Chart(df, title=title, height=HEIGHT)
-        .mark_bar()
-        .encode(
-            alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
-            alt.Y("count:Q", title="Tesis"),
-            tooltip=[
-                alt.Tooltip("year:Q", title="Año", format="d"),
-                alt.Tooltip("count:Q", title="Tesis"),
-            ],
-        )
+    x, x_tip = _x_with_tip("year:Q", "Año", "d")
+    return _plot(
+        df,
+        title,
+        "bar",
+        x,
+        alt.Y("count:Q", title="Tesis"),
+        tooltip=[x_tip, alt.Tooltip("count:Q", title="Tesis")],
     )
 
 
@@ -99,20 +120,22 @@ def share_by_year(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     """``[{series, key (year), share}]`` as one line per series, shares within each series."""
     df = pd.DataFrame(list(rows), columns=["series", "key", "count", "share"])
     df["year"] = pd.to_numeric(df["key"], errors="coerce")
-    return (
-        alt.Chart(df, title=title, height=HEIGHT)
-        .mark_line(point=True, interpolate="step-after")
-        .encode(
-            alt.X("year:Q", title="Año", axis=alt.Axis(format="d")),
-            alt.Y("share:Q", title="Proporción de la serie", axis=alt.Axis(format="%")),
-            alt.Color("series:N", title="Serie"),
-            tooltip=[
-                alt.Tooltip("series:N", title="Serie"),
-                alt.Tooltip("year:Q", title="Año", format="d"),
-                alt.Tooltip("count:Q", title="Tesis"),
-                alt.Tooltip("share:Q", title="Proporción", format=".1%"),
-            ],
-        )
+    x, x_tip = _x_with_tip("year:Q", "Año", "d")
+    return _plot(
+        df,
+        title,
+        "line",
+        x,
+        alt.Y("share:Q", title="Proporción de la serie", axis=alt.Axis(format="%")),
+        alt.Color("series:N", title="Serie"),
+        tooltip=[
+            alt.Tooltip("series:N", title="Serie"),
+            x_tip,
+            alt.Tooltip("count:Q", title="Tesis"),
+            alt.Tooltip("share:Q", title="Proporción", format=".1%"),
+        ],
+        point=True,
+        interpolate="step-after",
     )
 
 
@@ -120,7 +143,7 @@ def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
     """Tesis on a time axis: x = date, y = época, colour = época, shape = vigencia."""
     df = pd.DataFrame(list(items))
     present = [e for e in EPOCAS if e in set(df["epoca"])] + sorted(set(df["epoca"]) - set(EPOCAS))
-    return (
+    chart = (
         alt.Chart(df, height=max(HEIGHT, 40 * len(present)))
         .mark_point(size=110, filled=True, opacity=0.85)
         .encode(
@@ -150,45 +173,46 @@ def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
         .encode(href="url:N")
         .interactive(bind_y=False)
     )
+    return cast(alt.Chart, chart)
 
 
 def histogram(bins: Sequence[Mapping[str, Any]], title: str, series: str = "profile") -> alt.Chart:
     """Pre-binned counts ``[{low, high, count, <series>}]``."""
     df = pd.DataFrame(list(bins))
-    return (
-        alt.Chart(df, title=title, height=HEIGHT)
-        .mark_bar(opacity=0.75)
-        .encode(
-            alt.X("low:Q", title="Impulso (final / relevancia)", bin="binned"),
-            alt.X2("high:Q"),
-            alt.Y("count:Q", title="Resultados", stack=None),
-            alt.Color(f"{series}:N", title="Perfil"),
-            tooltip=[
-                alt.Tooltip(f"{series}:N", title="Perfil"),
-                alt.Tooltip("low:Q", title="Desde", format=".2f"),
-                alt.Tooltip("high:Q", title="Hasta", format=".2f"),
-                alt.Tooltip("count:Q", title="Resultados"),
-            ],
-        )
+    return _plot(
+        df,
+        title,
+        "bar",
+        alt.X("low:Q", title="Impulso (final / relevancia)", bin="binned"),
+        alt.X2("high:Q"),
+        alt.Y("count:Q", title="Resultados", stack=None),
+        alt.Color(f"{series}:N", title="Perfil"),
+        tooltip=[
+            alt.Tooltip(f"{series}:N", title="Perfil"),
+            alt.Tooltip("low:Q", title="Desde", format=".2f"),
+            alt.Tooltip("high:Q", title="Hasta", format=".2f"),
+            alt.Tooltip("count:Q", title="Resultados"),
+        ],
+        opacity=0.75,
     )
 
 
 def share_lines(df: pd.DataFrame, x: str, title: str) -> alt.Chart:
     """Shares (0..1) over ``x``, one line per column."""
     long = df.melt(id_vars=[x], var_name="serie", value_name="valor")
-    return (
-        alt.Chart(long, title=title, height=HEIGHT)
-        .mark_line(point=True)
-        .encode(
-            alt.X(f"{x}:O", title="Periodo"),
-            alt.Y("valor:Q", title="Proporción", axis=alt.Axis(format="%")),
-            alt.Color("serie:N", title="Serie"),
-            tooltip=[
-                alt.Tooltip(f"{x}:O", title="Periodo"),
-                "serie:N",
-                alt.Tooltip("valor:Q", title="Proporción", format=".1%"),
-            ],
-        )
+    return _plot(
+        long,
+        title,
+        "line",
+        alt.X(f"{x}:O", title="Periodo"),
+        alt.Y("valor:Q", title="Proporción", axis=alt.Axis(format="%")),
+        alt.Color("serie:N", title="Serie"),
+        tooltip=[
+            alt.Tooltip(f"{x}:O", title="Periodo"),
+            "serie:N",
+            alt.Tooltip("valor:Q", title="Proporción", format=".1%"),
+        ],
+        point=True,
     )
 
 
@@ -196,21 +220,21 @@ def feedback_days(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     """``[{dia, opinion, n}]`` as stacked bars per day (a day without verdicts has no bar)."""
     df = pd.DataFrame(list(rows), columns=["dia", "opinion", "n"])
     df["dia"] = pd.to_datetime(df["dia"])
-    return (
-        alt.Chart(df, title=title, height=HEIGHT)
-        .mark_bar()
-        .encode(
-            alt.X("yearmonthdate(dia):T", title="Día", axis=alt.Axis(format="%d/%m/%Y")),
-            alt.Y("n:Q", title="Opiniones"),
-            alt.Color(
-                "opinion:N",
-                title="Opinión",
-                scale=alt.Scale(domain=["Útil", "No útil"], range=["#2e7d32", "#c62828"]),
-            ),
-            tooltip=[
-                alt.Tooltip("yearmonthdate(dia):T", title="Día", format="%d/%m/%Y"),
-                alt.Tooltip("opinion:N", title="Opinión"),
-                alt.Tooltip("n:Q", title="Opiniones"),
-            ],
-        )
+    x, x_tip = _x_with_tip("yearmonthdate(dia):T", "Día", "%d/%m/%Y")
+    return _plot(
+        df,
+        title,
+        "bar",
+        x,
+        alt.Y("n:Q", title="Opiniones"),
+        alt.Color(
+            "opinion:N",
+            title="Opinión",
+            scale=alt.Scale(domain=["Útil", "No útil"], range=["#2e7d32", "#c62828"]),
+        ),
+        tooltip=[
+            x_tip,
+            alt.Tooltip("opinion:N", title="Opinión"),
+            alt.Tooltip("n:Q", title="Opiniones"),
+        ],
     )

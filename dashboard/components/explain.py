@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
 
 from dashboard.components.scoring import LINK
-from dashboard.formatting import escape_md, pct, tesis_url, year
+from dashboard.formatting import escape_md, facts_line, pct, tesis_url, year
+from dashboard.payloads import CitationCheck, Discarded, Intent
 from dashboard.spanish import CODES, code_label
 
 
-def intent_summary(intent: Mapping[str, Any] | None) -> None:
+def intent_summary(intent: Intent | None) -> None:
     """The materia and temporal intent the API detected, with the words that triggered it."""
     if not intent:
         return
     temporal = intent.get("temporal")
-    facts = [
-        f"Materia detectada: {escape_md(str(intent.get('materia') or 'Ninguna'))}",
-        f"Intención temporal: {TEMPORAL.get(temporal or '', temporal or 'Ninguna')}",
-        f"Año de corte: {year(intent.get('cutoffYear'))}",
-        f"Peso de la recencia aplicado: {pct(intent.get('recencyWeight'), 0)}",
-    ]
-    st.markdown(" · ".join(facts))
+    st.markdown(
+        facts_line(
+            f"Materia detectada: {escape_md(str(intent.get('materia') or 'Ninguna'))}",
+            f"Intención temporal: {TEMPORAL.get(temporal or '', temporal or 'Ninguna')}",
+            f"Año de corte: {year(intent.get('cutoffYear'))}",
+            f"Peso de la recencia aplicado: {pct(intent.get('recencyWeight'), 0)}",
+        )
+    )
     triggers = [
         ("materia", intent.get("materiaTriggers")),
         ("temporal", intent.get("temporalTriggers")),
@@ -32,10 +33,8 @@ def intent_summary(intent: Mapping[str, Any] | None) -> None:
     ]
     words = [f"{kind}: «{', '.join(t)}»" for kind, t in triggers if t]
     notes = [f"Ordenación: {INTENT_MODES.get(intent.get('mode') or '', intent.get('mode'))}."]
-    if intent.get("materiaSource"):
-        notes.append(
-            f"Materia tomada de: {SOURCES.get(intent['materiaSource'], intent['materiaSource'])}."
-        )
+    if source := intent.get("materiaSource"):
+        notes.append(f"Materia tomada de: {SOURCES.get(source, source)}.")
     if intent.get("rulesApplied"):
         notes.append("Reglas de vigencia aplicadas.")
     elif intent.get("rulesApplied") is not None:
@@ -81,7 +80,7 @@ DISCARDED_CONFIG = {
 }
 
 
-def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def discarded_frame(discarded: Sequence[Discarded]) -> pd.DataFrame:
     """One row per tesis and reason (the API lists every discarded chunk)."""
     unique = {(d.get("registro"), d.get("code")): d for d in reversed(list(discarded))}
     discarded = list(reversed(unique.values()))
@@ -98,7 +97,7 @@ def discarded_frame(discarded: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=DISCARDED_COLUMNS)
 
 
-def discarded_table(discarded: Sequence[Mapping[str, Any]] | None, key: str) -> None:
+def discarded_table(discarded: Sequence[Discarded] | None, key: str) -> None:
     if discarded is None:
         return
     if not discarded:
@@ -113,20 +112,21 @@ def discarded_table(discarded: Sequence[Mapping[str, Any]] | None, key: str) -> 
     )
 
 
-def citation_check(check: Mapping[str, Any] | None, phantoms_removed: Sequence[int]) -> None:
+def citation_check(check: CitationCheck | None, phantoms_removed: Sequence[int]) -> None:
     """Coverage, cited, phantom (removed) and uncited references."""
     if not check:
         return
     phantoms = sorted({*map(int, check.get("phantom") or []), *phantoms_removed})
     valid = check.get("valid")
     cited = len(valid if valid is not None else check.get("cited") or [])
-    facts = [
-        f"Cobertura de citas: {pct(check.get('coverage'), 0)}",
-        f"Referencias citadas: {cited}",
-        f"Citas fantasma eliminadas: {len(phantoms)}",
-        f"Referencias sin citar: {len(check.get('uncited') or [])}",
-    ]
-    st.markdown(" · ".join(facts))
+    st.markdown(
+        facts_line(
+            f"Cobertura de citas: {pct(check.get('coverage'), 0)}",
+            f"Referencias citadas: {cited}",
+            f"Citas fantasma eliminadas: {len(phantoms)}",
+            f"Referencias sin citar: {len(check.get('uncited') or [])}",
+        )
+    )
     if phantoms:
         listed = ", ".join(f"[{n}]" for n in phantoms)
         st.caption(f"Citas a referencias inexistentes, quitadas de la respuesta: {listed}")

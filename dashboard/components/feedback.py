@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from dashboard import client
@@ -11,7 +9,7 @@ from dashboard.components import api_status
 
 
 def buttons(
-    log_id: Any, registro: int, comment: str | None = None, given: bool | None = None
+    log_id: str, registro: int, comment: str | None = None, given: bool | None = None
 ) -> None:
     """Two buttons, or the verdict already sent (this session, or ``given`` by the log)."""
     done = st.session_state.setdefault("feedback_sent", {})

@@ -16,12 +16,14 @@ from dashboard.formatting import (
     datetime_es,
     escape_md,
     estado_label,
+    facts_line,
     pct,
     severity_badge,
     tesis_url,
     year,
 )
 from dashboard.spanish import code_help, code_label, word
+from dashboard.stats_payloads import Alert, LogEntry, MateriaBreakdown
 
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
 LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Peso de la recencia"]
@@ -85,7 +87,7 @@ def temporal_rows(temporal: Sequence[Mapping[str, Any]], by: str) -> list[dict[s
     return rows
 
 
-def shares_frame(shares: Any) -> tuple[pd.DataFrame | None, str | None]:
+def shares_frame(shares: object) -> tuple[pd.DataFrame | None, str | None]:
     """A list of per-period share rows as ``(frame, period column)``; else ``(None, None)``."""
     if not isinstance(shares, list) or not shares or not isinstance(shares[0], dict):
         return None, None
@@ -114,13 +116,13 @@ def shares_metrics(shares: Mapping[str, Any]) -> None:
         f"{SHARE_LABELS.get(k, k)}: {pct(v) if isinstance(v, float) else count(v)}"
         for k, v in items
     ]
-    st.markdown(" · ".join(shown))
+    st.markdown(facts_line(*shown))
 
 
 MATERIA_COLUMNS = ["Materia", "Búsquedas", "Resultados", "Anteriores a la reforma"]
 
 
-def materia_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def materia_frame(rows: Sequence[MateriaBreakdown]) -> pd.DataFrame:
     data = [
         [
             r.get("materia") or "Sin materia",
@@ -133,7 +135,7 @@ def materia_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(data, columns=MATERIA_COLUMNS)
 
 
-def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
+def alerts_list(alerts: Sequence[Alert]) -> None:
     if not alerts:
         st.success("Sin alertas en este periodo.")
         return
@@ -157,7 +159,7 @@ def alerts_list(alerts: Sequence[Mapping[str, Any]]) -> None:
                     st.markdown("\n".join(f"- {escape_md(str(e))}" for e in examples))
 
 
-def log_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+def log_frame(entries: Sequence[LogEntry]) -> pd.DataFrame:
     rows = [
         [
             datetime_es(e.get("timestamp")),
@@ -199,7 +201,7 @@ def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(data, columns=HIT_COLUMNS)
 
 
-def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
+def drill_down(entry: LogEntry, can_feedback: bool) -> None:
     """One logged search: how it was read, its hits and discards; feedback per hit."""
     facts = [
         f"Tipo: {word(entry.get('kind'))}",
@@ -212,7 +214,7 @@ def drill_down(entry: Mapping[str, Any], can_feedback: bool) -> None:
         facts.append(f"corte {year(entry['cutoffYear'])}")
     if entry.get("latencyMs") is not None:
         facts.append(f"{entry['latencyMs']:.0f} ms")
-    st.caption(" · ".join(facts))
+    st.caption(facts_line(*facts))
     if entry.get("abstainReason"):
         st.info(f"Sin respuesta: {escape_md(str(entry['abstainReason']))}", icon=":material/block:")
     hits = list(entry.get("hits") or [])

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from dashboard.components import api_status
+from dashboard.stats_payloads import CorpusStats
 
 
 def ensure_router() -> None:
@@ -26,7 +25,7 @@ def ensure_router() -> None:
         st.rerun()
 
 
-def start(title: str, caption: str | None = None) -> dict[str, Any] | None:
+def start(title: str, caption: str | None = None) -> CorpusStats | None:
     """Title and caption; the corpus statistics (the filters' options), or the page stops
     saying the API is down."""
     ensure_router()

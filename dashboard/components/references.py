@@ -12,16 +12,17 @@ from dashboard.components import api_status, feedback
 from dashboard.formatting import (
     chars_span,
     count,
-    date_es,
     escape_md,
+    facts_line,
+    fecha_label,
     lines_span,
     materias_label,
     pct,
     status_text,
     tesis_url,
     tipo_label,
-    year,
 )
+from dashboard.payloads import Status
 
 
 def badge_bar(numbers: Sequence[int], state_key: str, cited: set[int] | None = None) -> None:
@@ -54,14 +55,14 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
         url = ref.get("url") or tesis_url(registro)
         clave = f" · Clave: {escape_md(ref['clave'])}" if ref.get("clave") else ""
         st.markdown(f"Registro digital: [{registro}]({url}){clave}")
-        when = date_es(ref["fecha"]) if ref.get("fecha") else year(ref.get("anio"))
-        facts = [
-            f"**Época:** {escape_md(ref.get('epoca') or '—')}",
-            f"**Fecha:** {when}",
-            f"**Tipo:** {tipo_label(ref.get('tipo'))}",
-            f"**Materias:** {escape_md(materias_label(ref.get('materias')))}",
-        ]
-        st.markdown(" · ".join(facts))
+        st.markdown(
+            facts_line(
+                f"**Época:** {escape_md(ref.get('epoca') or '—')}",
+                f"**Fecha:** {fecha_label(ref)}",
+                f"**Tipo:** {tipo_label(ref.get('tipo'))}",
+                f"**Materias:** {escape_md(materias_label(ref.get('materias')))}",
+            )
+        )
         _status(ref.get("status"))
         if ref.get("warning"):
             st.markdown(f":orange-badge[Advertencia] {escape_md(str(ref['warning']))}")
@@ -74,7 +75,8 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
         cols[2].metric("Fragmentos", count(ref.get("chunkCount") or len(fragments)))
         for fragment in fragments:
             _fragment(fragment)
-        full = api_status.attempt("Texto completo", client.tesis, registro) or {}
+        record = api_status.attempt("Texto completo", client.tesis, registro)
+        full: Mapping[str, Any] = record or {}
         st.markdown("**Cita (estilo SJF)** · el botón de la esquina la copia")
         st.code(
             export.citation({**full, **ref, "instancia": full.get("instancia")}),
@@ -94,13 +96,13 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
             feedback.buttons(log_id, registro)
 
 
-def _status(status: Mapping[str, Any] | None) -> None:
+def _status(status: Status | None) -> None:
     text = status_text(status)
     if text == "Vigente":
         st.markdown(":green-badge[Vigente]")
         return
     st.markdown(f":red-badge[No vigente] {escape_md(text)}")
-    replacement = (status or {}).get("porRegistro")
+    replacement = status.get("porRegistro") if status else None
     if replacement:
         st.markdown(f"Criterio que la reemplaza: [{replacement}]({tesis_url(int(replacement))})")
 
@@ -114,7 +116,7 @@ def _fragment(fragment: Mapping[str, Any]) -> None:
     ]
     if fragment.get("similarity") is not None:
         parts.append(f"similitud {pct(fragment['similarity'])}")
-    st.caption(" · ".join(parts))
+    st.caption(facts_line(*parts))
     text = str(fragment.get("text") or "").strip()
     if text:
         st.markdown("\n".join(f"> {escape_md(line)}" for line in text.splitlines() if line))

@@ -38,7 +38,7 @@ with st.form("busqueda_form"):
         "Tesis sin vigencia",
         list(SUPERSEDED),
         help="Tesis que perdieron vigencia según las notas del SJF.",
-        format_func=SUPERSEDED.get,
+        format_func=SUPERSEDED.__getitem__,
         key="busqueda_superseded",
     )
     temporal = extra[1].selectbox(

@@ -5,6 +5,7 @@ import streamlit as st
 from dashboard import client
 from dashboard.components import api_status, charts, filters, page, timeline
 from dashboard.formatting import count, escape_md
+from dashboard.payloads import DatedPayload, Hit, TimelineItem
 
 stats = page.start(
     "Línea de tiempo",
@@ -40,11 +41,12 @@ if shown:
         dated = api_status.attempt(
             "Línea de tiempo", client.extreme, which, query, chosen, int(limit)
         )
-        items = [
-            *((dated or {}).get("hits") or (dated or {}).get("items") or []),
-            *((found or {}).get("hits") or []),
+        extremes = dated or DatedPayload()
+        gathered: list[Hit | TimelineItem] = [
+            *(extremes.get("hits") or extremes.get("items") or []),
+            *((found.get("hits") if found else None) or []),
         ]
-        st.session_state["tiempo_items"] = items if found is not None else None
+        st.session_state["tiempo_items"] = gathered if found is not None else None
         st.session_state["tiempo_sort"] = order
         st.session_state["tiempo_total"] = None
     else:
@@ -83,8 +85,8 @@ with st.container(horizontal=True):
     }
 for which, (label, _) in SHORTCUTS.items():
     if clicked[which]:
-        got = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
-        st.session_state[f"tiempo_{which}_hits"] = got and (got.get("hits") or got.get("items"))
+        ends = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
+        st.session_state[f"tiempo_{which}_hits"] = ends and (ends.get("hits") or ends.get("items"))
     if hits := st.session_state.get(f"tiempo_{which}_hits"):
         st.markdown(f"**{label}**")
         frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))

@@ -1,5 +1,8 @@
 """Monitoreo: boost distribution, temporal distributions, alerts, recent searches and feedback."""
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -12,12 +15,12 @@ page.start("Monitoreo")
 WINDOWS = {24: "Últimas 24 horas", 168: "Últimos 7 días", 720: "Últimos 30 días"}
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 hours = left.selectbox(
-    "Periodo", list(WINDOWS), index=1, key="monitoreo_window", format_func=WINDOWS.get
+    "Periodo", list(WINDOWS), index=1, key="monitoreo_window", format_func=WINDOWS.__getitem__
 )
 with right:
     api_status.refresh_button("monitoreo_refresh")
 
-data = api_status.attempt("Monitoreo", client.monitoring, hours) or {}
+data: Mapping[str, Any] = api_status.attempt("Monitoreo", client.monitoring, hours) or {}
 if "searches" in data:
     cols = st.columns(3)
     cols[0].metric("Búsquedas y consultas", count(data.get("searches")))
