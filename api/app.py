@@ -69,17 +69,8 @@ class VigenciaGraphQL(GraphQL[Context, None]):
             )
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Context:
-        s = self.services()
-        return Context(
-            settings=s.settings,
-            store=s.store,
-            search=s.search,
-            chat=s.chat,
-            judge=s.judge,
-            authorized=is_authorized(s.settings, presented_key(request)),
-            recorder=s.recorder,
-            log=s.log,
-        )
+        services = self.services()
+        return Context.of(services, is_authorized(services.settings, presented_key(request)))
 
     async def render_graphql_ide(self, request: Request) -> Response:
         """GraphiQL from the vendored files (``api.graphiql``), never from a CDN."""

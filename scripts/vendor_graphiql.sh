@@ -14,4 +14,7 @@ cp react-18.2.0/package/umd/react.production.min.js "$dest/"
 cp react-18.2.0/package/LICENSE "$dest/LICENSE.react"
 cp react-dom-18.2.0/package/umd/react-dom.production.min.js "$dest/"
 cp react-dom-18.2.0/package/LICENSE "$dest/LICENSE.react-dom"
-cd "$dest" && sha256sum graphiql.min.js graphiql.min.css react.production.min.js react-dom.production.min.js
+cd "$dest"
+files="graphiql.min.js graphiql.min.css react.production.min.js react-dom.production.min.js"
+sha256sum $files  # for VERSIONS: the files as the browser runs them
+for f in $files; do gzip -9 -n -f "$f"; done  # stored and served gzipped

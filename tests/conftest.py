@@ -34,15 +34,7 @@ def bundled(bundled_settings: Settings) -> Iterator[Services]:
 
 
 def context_for(services: Services) -> Context:
-    return Context(
-        settings=services.settings,
-        store=services.store,
-        search=services.search,
-        chat=services.chat,
-        judge=services.judge,
-        recorder=services.recorder,
-        log=services.log,
-    )
+    return Context.of(services)
 
 
 def run_query(services: Services, query: str, **variables: Any) -> Any:

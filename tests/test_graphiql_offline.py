@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.graphiql import ASSETS_DIR, ASSETS_PATH
+from api.graphiql import ASSETS_DIR, ASSETS_PATH, asset
 from api.services.container import Services
 
 
@@ -19,8 +20,17 @@ def test_graphiql_page_and_assets_are_local(bundled: Services) -> None:
         assert sources and all(s.startswith(ASSETS_PATH + "/") for s in sources)
         assert "unpkg" not in page.text and "cdn" not in page.text.lower()
         for source in sources:
-            asset = client.get(source)
-            assert asset.status_code == 200 and len(asset.content) > 1000, source
+            served = client.get(source)  # httpx asks for gzip and decompresses
+            assert served.status_code == 200 and len(served.content) > 1000, source
+            assert served.headers["content-encoding"] == "gzip"
+            assert served.content == asset(source.rsplit("/", 1)[1])
+        plain = client.get(
+            f"{ASSETS_PATH}/react.production.min.js", headers={"accept-encoding": ""}
+        )
+        assert "content-encoding" not in plain.headers
+        assert plain.text.startswith("/**") and "React" in plain.text
+        for missing in ("nothing.js", "VERSIONS", "LICENSE.react", "..%2Fgraphiql.py"):
+            assert client.get(f"{ASSETS_PATH}/{missing}").status_code == 404, missing
 
 
 def test_vendored_assets_keep_their_licences() -> None:
@@ -28,5 +38,12 @@ def test_vendored_assets_keep_their_licences() -> None:
     assert {"LICENSE.graphiql", "LICENSE.react", "LICENSE.react-dom", "VERSIONS"} <= names
     for licence in ("LICENSE.graphiql", "LICENSE.react", "LICENSE.react-dom"):
         assert "MIT License" in (ASSETS_DIR / licence).read_text(encoding="utf-8")
-    css = (ASSETS_DIR / "graphiql.min.css").read_text(encoding="utf-8")
+    css = (asset("graphiql.min.css") or b"").decode("utf-8")
     assert not re.search(r"url\((?!data:)", css)  # fonts and images inlined
+
+
+def test_vendored_assets_match_their_pinned_checksums() -> None:
+    pinned = re.findall(r"^([0-9a-f]{64})  (\S+)$", (ASSETS_DIR / "VERSIONS").read_text(), re.M)
+    assert len(pinned) == 4
+    for digest, name in pinned:
+        assert hashlib.sha256(asset(name) or b"").hexdigest() == digest, name
