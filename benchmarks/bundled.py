@@ -101,6 +101,8 @@ def load_summary(load: LoadResult, workers: int) -> dict[str, Any]:
         "requests": load.requests,
         "ok": len(load.latencies_ms),
         "errors": len(load.errors),
+        "shed": load.shed,
+        "all": summarize(load.all_ms),
         "error_examples": sorted(set(load.errors))[:5],
         "wall_s": load.wall_s,
         "throughput": load.throughput,

@@ -76,6 +76,8 @@ class LoadResult:
     hostile_clients: int = 0
     hostile_ms: list[float] = field(default_factory=list)  # every hostile request, answered
     # or refused (a refusal is the server protecting itself, not a failure of the run)
+    all_ms: list[float] = field(default_factory=list)  # every request that got a response
+    shed: int = 0  # normal searches refused at once by load shedding (503 OVERLOADED)
 
     @property
     def requests(self) -> int:
@@ -98,15 +100,20 @@ async def _client(
     for i in range(count):
         question = questions[(start + i) % len(questions)]
         started = time.perf_counter()
+        shed = False
         try:
             response = await client.post("/graphql", json=search_body(question))
             error = search_error(response)
+            shed = response.status_code == 503
+            result.all_ms.append((time.perf_counter() - started) * 1000)
         except (httpx.HTTPError, ValueError) as exc:
             error = f"{type(exc).__name__}: {exc}"
         if hostile:
             result.hostile_ms.append((time.perf_counter() - started) * 1000)
         elif error is None:
             result.latencies_ms.append((time.perf_counter() - started) * 1000)
+        elif shed:
+            result.shed += 1
         else:
             result.errors.append(error)
 
@@ -146,7 +153,7 @@ def run_load(
     started = time.perf_counter()
     asyncio.run(send_all())
     result.wall_s = time.perf_counter() - started
-    answered = len(result.latencies_ms) + len(result.errors) + len(result.hostile_ms)
+    answered = len(result.latencies_ms) + len(result.errors) + len(result.hostile_ms) + result.shed
     missing = result.requests - answered
     result.errors.extend([f"not finished within {timeout_s:.0f} s"] * missing)
     return result

@@ -259,6 +259,8 @@ MIXED_HEADER = [
     "normal max",
     "normal searches/s",
     "errors",
+    "shed (503)",
+    "slowest of all",
     "hostile p50 / max",
     "wall",
 ]
@@ -275,6 +277,8 @@ def mixed(runs: list[dict[str, Any]]) -> list[str]:
             ms(m["latency"]["max"]),
             f"{m['throughput']:.1f}",
             str(m["errors"]),
+            str(m.get("shed", 0)),
+            ms(m["all"]["max"]) if "all" in m else "",
             f"{ms(m['hostile']['p50'])} / {ms(m['hostile']['max'])}",
             f"{m['wall_s']:.1f} s",
         ]
@@ -284,7 +288,9 @@ def mixed(runs: list[dict[str, Any]]) -> list[str]:
         "Mixed load, a fresh server per row (`vigencia serve --workers N`'s way): every "
         "tenth client sends distinct 2,000-character emoji and punctuation questions "
         "instead of the evaluation questions. *normal*: the other clients' searches; "
-        "*hostile*: every hostile request, answered or refused. Milliseconds.",
+        "*hostile*: every hostile request, answered or refused; *shed*: normal searches "
+        "refused at once by the admission gate (503 `OVERLOADED`, `Retry-After`); *slowest of "
+        "all*: every request, answered, refused or shed. Milliseconds.",
         "",
         *table(MIXED_HEADER, rows),
     ]

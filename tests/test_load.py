@@ -25,3 +25,16 @@ def test_concurrent_searches_all_succeed(bundled: Services) -> None:
 def test_load_refuses_non_loopback_targets() -> None:
     with pytest.raises(ValueError, match="loopback"):
         run_load("http://example.com", ["amparo"], clients=1, per_client=1)
+
+
+def test_shed_searches_are_counted_apart_and_every_response_is_timed(bundled: Services) -> None:
+    """One search at a time, no waiting: concurrent clients are shed (503), never failed."""
+    settings = bundled.settings.model_copy(
+        update={"max_running_requests": 1, "max_queue_wait": 0.001}
+    )
+    with serve_in_thread(create_app(settings, services=bundled)) as url:
+        result = run_load(url, questions()[:4], clients=8, per_client=4, timeout_s=120)
+    assert result.errors == []
+    assert result.shed > 0
+    assert len(result.latencies_ms) + result.shed == 32
+    assert len(result.all_ms) == 32
