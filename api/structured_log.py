@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from api.core.references import Reference
-from api.services.search import SearchResult
+from api.core.search_result import SearchResult
 
 LogFormat = Literal["text", "json"]
 RERANK = logging.getLogger("vigencia.rerank")

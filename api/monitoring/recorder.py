@@ -26,8 +26,8 @@ from typing import Any
 from api.core.models import Filters
 from api.core.monitoring import LogEntry, LoggedDiscard, LoggedHit, LogKind
 from api.core.references import Reference
+from api.core.search_result import SearchResult
 from api.monitoring.log_base import SearchLog
-from api.services.search import SearchResult
 
 logger = logging.getLogger(__name__)
 

@@ -1,8 +1,9 @@
 """Search: request and config, planning, retrieval, gating, rules, and the service that runs them."""
 
 from api.core.search_defaults import RULES_MODES, RulesMode
+from api.core.search_result import Route, SearchIntent, SearchResult
 from api.services.search.config import SearchConfig
-from api.services.search.plan import Plan, Route
+from api.services.search.plan import Plan
 from api.services.search.ranking import (
     best_chunk_per_tesis,
     cap_chunks_per_tesis,
@@ -17,7 +18,6 @@ from api.services.search.request import (
     SearchRequest,
     TemporalMode,
 )
-from api.services.search.result import SearchIntent, SearchResult
 from api.services.search.service import SearchService
 
 __all__ = [

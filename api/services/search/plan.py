@@ -11,12 +11,11 @@ from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
 from api.core.language import Language, detect_language
 from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
+from api.core.search_result import Route
 from api.core.topic import topic_terms
 from api.core.weight_policy import effective_recency_weight
 from api.services.search.config import SearchConfig
 from api.services.search.request import SearchRequest
-
-Route = Literal["relevance", "date_sorted", "blend"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from api.core.intent import detect_materia
 from api.core.language import Language
 from api.core.models import Candidate, Hit
 from api.core.scoring import score_candidates
+from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
@@ -25,7 +26,6 @@ from api.services.search.ranking import (
     relevance_ranking,
 )
 from api.services.search.request import SearchRequest
-from api.services.search.result import SearchIntent, SearchResult
 from api.services.search.retrieval import Retrieval
 from api.services.search.rules import apply_rules
 from api.store.base import VectorStore

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from api.core.fusion import RetrievalMode
 from api.core.intent import MateriaIntent, TemporalIntent
 from api.core.language import Language
 from api.core.models import Discarded, Hit
 from api.core.scoring import Profile
-from api.services.search.plan import Route
+
+# How a question is answered: by relevance, by date over the on-point documents, or both.
+Route = Literal["relevance", "date_sorted", "blend"]
 
 
 @dataclass(frozen=True, slots=True)
