@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
-from api.core.models import Chunk, Hit, Tesis, TesisTipo, Validity
+from api.core.models import Chunk, Hit, Tesis, TesisMeta, Validity, tesis_meta
 from api.core.validity import loses_force
 
 MAX_REFERENCES_LIMIT = 50
@@ -49,17 +49,13 @@ class Fragment:
 
 
 @dataclass(frozen=True, slots=True)
-class Reference:
-    """One tesis an answer may cite as ``[number]``; fragments are in document order."""
+class Reference(TesisMeta):
+    """One tesis an answer may cite as ``[number]``; fragments are in document order.
+
+    ``partial``: never quote the end of its text as whole."""
 
     number: int
     registro: int
-    rubro: str
-    epoca: str
-    anio: int
-    tipo: TesisTipo
-    materias: tuple[str, ...]
-    clave: str
     status: Validity
     chunk_count: int
     avg_similarity: float
@@ -67,10 +63,7 @@ class Reference:
     final_score: float
     total_tokens: int
     fragments: tuple[Fragment, ...]
-    instancia: str = ""
-    fecha: date | None = None
     relevance: float = 0.0  # relevance of the best-scoring fragment (before recency)
-    partial: bool = False  # the text is cut in its source: never quote its end as whole
     warning: str | None = None  # e.g. older than its materia's reform
     dates: tuple[tuple[str, date], ...] = ()  # a generic record's extra dates, by field
     extra: tuple[tuple[str, str | int | float | bool], ...] = ()  # its own scalar fields
@@ -133,12 +126,6 @@ def _reference(number: int, group: list[Hit]) -> Reference:
     return Reference(
         number=number,
         registro=first.registro,
-        rubro=first.rubro,
-        epoca=first.epoca,
-        anio=first.anio,
-        tipo=first.tipo,
-        materias=first.materias,
-        clave=first.clave,
         status=group[0].status,
         chunk_count=len(group),
         avg_similarity=sum(similarities) / len(similarities),
@@ -147,10 +134,8 @@ def _reference(number: int, group: list[Hit]) -> Reference:
         relevance=best.score.relevance,
         total_tokens=sum(h.passage.chunk.tokens for h in group),
         fragments=fragments,
-        instancia=first.instancia,
-        fecha=first.fecha,
-        partial=first.partial,
         warning=next((h.warning for h in group if h.warning), None),
+        **tesis_meta(first),
     )
 
 
@@ -178,7 +163,7 @@ def with_record(ref: Reference, tesis: Tesis | None) -> Reference:
 
 def in_date_order(refs: Sequence[Reference]) -> Literal["ASC", "DESC"] | None:
     """'ASC' or 'DESC' when the references (two or more) are sorted by date, else None."""
-    days = [ref.fecha or date(ref.anio, 7, 1) for ref in refs]
+    days = [ref.sort_date for ref in refs]
     if len(days) < 2 or len(set(days)) < 2:
         return None
     if all(a <= b for a, b in itertools.pairwise(days)):
