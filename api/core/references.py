@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
-from api.core.models import Chunk, Hit, Tesis, TesisMeta, Validity, tesis_meta
+from api.core.models import Chunk, Hit, ScoreBreakdown, Tesis, TesisMeta, Validity, tesis_meta
 from api.core.validity import loses_force
 
 MAX_REFERENCES_LIMIT = 50
@@ -39,6 +39,15 @@ class Fragment:
     final_score: float
     text: str
     relevance: float = 0.0
+
+    @classmethod
+    def of(cls, chunk: Chunk, score: ScoreBreakdown | None = None) -> Fragment:
+        """``chunk`` with the score it was retrieved with; a chunk not retrieved scores 0.0."""
+        similarity, final, relevance = (
+            (score.similarity, score.final_score, score.relevance) if score else (0.0, 0.0, 0.0)
+        )
+        spans = (chunk.start_char, chunk.end_char, chunk.start_line, chunk.end_line)
+        return cls(chunk.index, *spans, similarity, final, chunk.text, relevance)
 
     @property
     def lines(self) -> str:
@@ -121,7 +130,10 @@ def _reference(number: int, group: list[Hit]) -> Reference:
     best = max(group, key=lambda h: h.score.final_score)
     similarities = [h.score.similarity for h in group]
     fragments = tuple(
-        sorted((_fragment(h) for h in group), key=lambda f: (f.start_char, f.chunk_index))
+        sorted(
+            (Fragment.of(h.passage.chunk, h.score) for h in group),
+            key=lambda f: (f.start_char, f.chunk_index),
+        )
     )
     return Reference(
         number=number,
@@ -136,21 +148,6 @@ def _reference(number: int, group: list[Hit]) -> Reference:
         fragments=fragments,
         warning=next((h.warning for h in group if h.warning), None),
         **tesis_meta(first),
-    )
-
-
-def _fragment(hit: Hit) -> Fragment:
-    chunk = hit.passage.chunk
-    return Fragment(
-        chunk_index=chunk.index,
-        start_char=chunk.start_char,
-        end_char=chunk.end_char,
-        start_line=chunk.start_line,
-        end_line=chunk.end_line,
-        similarity=hit.score.similarity,
-        final_score=hit.score.final_score,
-        text=chunk.text,
-        relevance=hit.score.relevance,
     )
 
 
@@ -181,8 +178,7 @@ def with_all_chunks(ref: Reference, chunks: Sequence[Chunk]) -> Reference:
     """
     retrieved = {f.chunk_index: f for f in ref.fragments}
     fragments = tuple(
-        retrieved.get(c.index)
-        or Fragment(c.index, c.start_char, c.end_char, c.start_line, c.end_line, 0.0, 0.0, c.text)
+        retrieved.get(c.index) or Fragment.of(c)
         for c in sorted(chunks, key=lambda c: c.index)
         if c.registro == ref.registro
     )
