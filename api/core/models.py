@@ -2,32 +2,48 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
 TesisTipo = Literal["Jurisprudencia", "Aislada"]
 TESIS_TIPOS: tuple[TesisTipo, ...] = ("Jurisprudencia", "Aislada")
 Scalar = str | int | float | bool
 
 
-@dataclass(frozen=True, slots=True)
-class Tesis:
-    """One tesis of the Semanario Judicial de la Federación, validated."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TesisMeta:
+    """The tesis metadata a tesis, and each passage and reference of it, carries."""
 
-    registro: int
     rubro: str
-    texto: str
     epoca: str
     anio: int
     tipo: TesisTipo
     materias: tuple[str, ...] = ()
     instancia: str = ""
-    organo: str = ""
     clave: str = ""
-    precedentes: str = ""
     fecha: date | None = None
-    partial: bool = False
+    partial: bool = False  # the tesis text is cut in its source
+
+    @property
+    def sort_date(self) -> date:
+        """Publication date when known, else mid-year of ``anio`` (for date ordering)."""
+        return self.fecha or date(self.anio, 7, 1)
+
+
+def tesis_meta(source: TesisMeta) -> dict[str, Any]:
+    """The ``TesisMeta`` fields of a tesis, passage or reference, by name."""
+    return {f.name: getattr(source, f.name) for f in fields(TesisMeta)}
+
+
+@dataclass(frozen=True, slots=True)
+class Tesis(TesisMeta):
+    """One tesis of the Semanario Judicial de la Federación, validated."""
+
+    registro: int
+    texto: str
+    organo: str = ""
+    precedentes: str = ""
     # Generic records only: extra dates by field name, and the record's own scalar fields.
     dates: tuple[tuple[str, date], ...] = ()
     date_roles: tuple[tuple[str, str], ...] = ()  # role of each extra date field
@@ -64,43 +80,18 @@ class Chunk:
 
 
 @dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(TesisMeta):
     """A stored chunk plus the tesis metadata that filters and scoring need."""
 
     chunk: Chunk
-    rubro: str
-    epoca: str
-    anio: int
-    tipo: TesisTipo
-    materias: tuple[str, ...] = ()
-    instancia: str = ""
-    clave: str = ""
-    fecha: date | None = None
-    partial: bool = False  # the tesis text is cut in its source
 
     @property
     def registro(self) -> int:
         return self.chunk.registro
 
-    @property
-    def sort_date(self) -> date:
-        """Publication date when known, else mid-year of ``anio`` (for date ordering)."""
-        return self.fecha or date(self.anio, 7, 1)
-
     @classmethod
     def of(cls, tesis: Tesis, chunk: Chunk) -> Passage:
-        return cls(
-            chunk=chunk,
-            rubro=tesis.rubro,
-            epoca=tesis.epoca,
-            anio=tesis.anio,
-            tipo=tesis.tipo,
-            materias=tesis.materias,
-            instancia=tesis.instancia,
-            clave=tesis.clave,
-            fecha=tesis.fecha,
-            partial=tesis.partial,
-        )
+        return cls(chunk=chunk, **tesis_meta(tesis))
 
 
 @dataclass(frozen=True, slots=True)

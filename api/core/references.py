@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
-from api.core.models import Chunk, Hit, Tesis, TesisTipo, Validity
+from api.core.models import Chunk, Hit, ScoreBreakdown, Tesis, TesisMeta, Validity, tesis_meta
 from api.core.validity import loses_force
 
 MAX_REFERENCES_LIMIT = 50
@@ -40,6 +40,15 @@ class Fragment:
     text: str
     relevance: float = 0.0
 
+    @classmethod
+    def of(cls, chunk: Chunk, score: ScoreBreakdown | None = None) -> Fragment:
+        """``chunk`` with the score it was retrieved with; a chunk not retrieved scores 0.0."""
+        similarity, final, relevance = (
+            (score.similarity, score.final_score, score.relevance) if score else (0.0, 0.0, 0.0)
+        )
+        spans = (chunk.start_char, chunk.end_char, chunk.start_line, chunk.end_line)
+        return cls(chunk.index, *spans, similarity, final, chunk.text, relevance)
+
     @property
     def lines(self) -> str:
         """'3' or '3-5': the line span as shown to models and readers."""
@@ -49,17 +58,13 @@ class Fragment:
 
 
 @dataclass(frozen=True, slots=True)
-class Reference:
-    """One tesis an answer may cite as ``[number]``; fragments are in document order."""
+class Reference(TesisMeta):
+    """One tesis an answer may cite as ``[number]``; fragments are in document order.
+
+    ``partial``: never quote the end of its text as whole."""
 
     number: int
     registro: int
-    rubro: str
-    epoca: str
-    anio: int
-    tipo: TesisTipo
-    materias: tuple[str, ...]
-    clave: str
     status: Validity
     chunk_count: int
     avg_similarity: float
@@ -67,10 +72,7 @@ class Reference:
     final_score: float
     total_tokens: int
     fragments: tuple[Fragment, ...]
-    instancia: str = ""
-    fecha: date | None = None
     relevance: float = 0.0  # relevance of the best-scoring fragment (before recency)
-    partial: bool = False  # the text is cut in its source: never quote its end as whole
     warning: str | None = None  # e.g. older than its materia's reform
     dates: tuple[tuple[str, date], ...] = ()  # a generic record's extra dates, by field
     extra: tuple[tuple[str, str | int | float | bool], ...] = ()  # its own scalar fields
@@ -128,17 +130,14 @@ def _reference(number: int, group: list[Hit]) -> Reference:
     best = max(group, key=lambda h: h.score.final_score)
     similarities = [h.score.similarity for h in group]
     fragments = tuple(
-        sorted((_fragment(h) for h in group), key=lambda f: (f.start_char, f.chunk_index))
+        sorted(
+            (Fragment.of(h.passage.chunk, h.score) for h in group),
+            key=lambda f: (f.start_char, f.chunk_index),
+        )
     )
     return Reference(
         number=number,
         registro=first.registro,
-        rubro=first.rubro,
-        epoca=first.epoca,
-        anio=first.anio,
-        tipo=first.tipo,
-        materias=first.materias,
-        clave=first.clave,
         status=group[0].status,
         chunk_count=len(group),
         avg_similarity=sum(similarities) / len(similarities),
@@ -147,25 +146,8 @@ def _reference(number: int, group: list[Hit]) -> Reference:
         relevance=best.score.relevance,
         total_tokens=sum(h.passage.chunk.tokens for h in group),
         fragments=fragments,
-        instancia=first.instancia,
-        fecha=first.fecha,
-        partial=first.partial,
         warning=next((h.warning for h in group if h.warning), None),
-    )
-
-
-def _fragment(hit: Hit) -> Fragment:
-    chunk = hit.passage.chunk
-    return Fragment(
-        chunk_index=chunk.index,
-        start_char=chunk.start_char,
-        end_char=chunk.end_char,
-        start_line=chunk.start_line,
-        end_line=chunk.end_line,
-        similarity=hit.score.similarity,
-        final_score=hit.score.final_score,
-        text=chunk.text,
-        relevance=hit.score.relevance,
+        **tesis_meta(first),
     )
 
 
@@ -178,7 +160,7 @@ def with_record(ref: Reference, tesis: Tesis | None) -> Reference:
 
 def in_date_order(refs: Sequence[Reference]) -> Literal["ASC", "DESC"] | None:
     """'ASC' or 'DESC' when the references (two or more) are sorted by date, else None."""
-    days = [ref.fecha or date(ref.anio, 7, 1) for ref in refs]
+    days = [ref.sort_date for ref in refs]
     if len(days) < 2 or len(set(days)) < 2:
         return None
     if all(a <= b for a, b in itertools.pairwise(days)):
@@ -196,8 +178,7 @@ def with_all_chunks(ref: Reference, chunks: Sequence[Chunk]) -> Reference:
     """
     retrieved = {f.chunk_index: f for f in ref.fragments}
     fragments = tuple(
-        retrieved.get(c.index)
-        or Fragment(c.index, c.start_char, c.end_char, c.start_line, c.end_line, 0.0, 0.0, c.text)
+        retrieved.get(c.index) or Fragment.of(c)
         for c in sorted(chunks, key=lambda c: c.index)
         if c.registro == ref.registro
     )

@@ -7,9 +7,9 @@ The mode says truthfully what produced the text: ``RAG`` (the LLM answered from 
 
 Example::
 
-    answer = answer_question("¿Procede la suspensión?", refs, OpenAIChat(url, model))
+    answer = Answerer(OpenAIChat(url, model)).answer("¿Procede la suspensión?", refs)
     answer.mode, answer.text, answer.citation_check.phantom, answer.llm_error
-    for kind, payload in stream_answer(question, refs, llm):
+    for kind, payload in Answerer(llm).stream(question, refs):
         ...  # ("references", refs), ("delta", text)..., [("replace", text)],
         #      ("citations", check), ("answer", answer)
 """
@@ -160,61 +160,59 @@ class _Prepared:
         )
 
 
-def answer_question(
-    question: str,
-    refs: Sequence[Reference],
-    llm: LLM | None,
-    timeout: float | None = None,
-    scorer: SentenceScorer | None = None,
-) -> Answer:
-    """Ask ``llm`` with the references as context; extractive when it is None or fails.
+@dataclass(frozen=True, slots=True)
+class Answerer:
+    """Answers questions over references with ``llm``, extractive when it is None or fails.
 
-    With no references the LLM is not called: the answer says there is no information.
-    ``scorer`` lets the extractive answer weigh each sentence's meaning (the embedder).
+    ``timeout`` bounds each LLM call; ``scorer`` lets the extractive answer weigh each
+    sentence's meaning (the embedder). With no references the LLM is not called: the answer
+    says there is no information.
     """
-    prep = _Prepared.of(question, refs, scorer)
-    if llm is None or not prep.refs:
-        return prep.fallback(None)
-    try:
-        raw = llm.complete(prep.messages(), timeout=timeout)
-    except LLMError as exc:
-        return prep.fallback(describe_error(exc))
-    problem = unusable(raw, len(prep.refs))
-    if problem is not None:
-        return prep.fallback(problem)
-    return prep.generated(raw, strip_phantoms(raw, len(prep.refs)).strip(), llm.model_id, None)
 
+    llm: LLM | None
+    timeout: float | None = None
+    scorer: SentenceScorer | None = None
 
-def stream_answer(
-    question: str,
-    refs: Sequence[Reference],
-    llm: LLM | None,
-    timeout: float | None = None,
-    scorer: SentenceScorer | None = None,
-) -> Iterator[StreamEvent]:
-    """Seed 001's event order: references, then answer deltas, then the citation check.
+    def answer(self, question: str, refs: Sequence[Reference]) -> Answer:
+        """Ask the LLM with the references as context; the extractive answer on failure."""
+        prep = _Prepared.of(question, refs, self.scorer)
+        if self.llm is None or not prep.refs:
+            return prep.fallback(None)
+        try:
+            raw = self.llm.complete(prep.messages(), timeout=self.timeout)
+        except LLMError as exc:
+            return prep.fallback(describe_error(exc))
+        problem = unusable(raw, len(prep.refs))
+        if problem is not None:
+            return prep.fallback(problem)
+        shown = strip_phantoms(raw, len(prep.refs)).strip()
+        return prep.generated(raw, shown, self.llm.model_id, None)
 
-    A final ``("answer", Answer)`` event carries the whole record (for saving the exchange).
-    Phantom markers are never emitted: a trailing partial ``[`` is held back until it is
-    known (``PhantomFilter``). Text is held until it has ``MIN_LETTERS`` letters, so a failure
-    or an empty reply before that falls back to the extractive answer, sent as one delta; a
-    failure after text was sent ends the answer with a note and records ``llm_error``.
+    def stream(self, question: str, refs: Sequence[Reference]) -> Iterator[StreamEvent]:
+        """Seed 001's event order: references, then answer deltas, then the citation check.
 
-    A reply ends in the same mode as ``answer_question`` gives it: when the whole reply turns
-    out unusable after text was sent (it cites only phantom numbers), a final
-    ``("replace", text)`` event carries the extractive answer that replaces everything sent.
-    """
-    prep = _Prepared.of(question, refs, scorer)
-    yield ("references", prep.refs)
-    replaced = False
-    if llm is None or not prep.refs:
-        answer = prep.fallback(None)
-    else:
-        answer, replaced = yield from _stream_llm(prep, llm, timeout)
-    if answer.mode == "EXTRACTIVE" and not replaced:
-        yield ("delta", answer.text)
-    yield ("citations", answer.citation_check)
-    yield ("answer", answer)
+        A final ``("answer", Answer)`` event carries the whole record (for saving the
+        exchange). Phantom markers are never emitted: a trailing partial ``[`` is held back
+        until it is known (``PhantomFilter``). Text is held until it has ``MIN_LETTERS``
+        letters, so a failure or an empty reply before that falls back to the extractive
+        answer, sent as one delta; a failure after text was sent ends the answer with a note
+        and records ``llm_error``.
+
+        A reply ends in the same mode as ``answer`` gives it: when the whole reply turns out
+        unusable after text was sent (it cites only phantom numbers), a final
+        ``("replace", text)`` event carries the extractive answer that replaces everything sent.
+        """
+        prep = _Prepared.of(question, refs, self.scorer)
+        yield ("references", prep.refs)
+        replaced = False
+        if self.llm is None or not prep.refs:
+            answer = prep.fallback(None)
+        else:
+            answer, replaced = yield from _stream_llm(prep, self.llm, self.timeout)
+        if answer.mode == "EXTRACTIVE" and not replaced:
+            yield ("delta", answer.text)
+        yield ("citations", answer.citation_check)
+        yield ("answer", answer)
 
 
 def _stream_llm(

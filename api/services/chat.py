@@ -17,7 +17,7 @@ from api.core.references import (
 from api.embeddings.base import Embedder
 from api.errors import InvalidRequest
 from api.llm.base import LLM
-from api.services.answer import Answer, StreamEvent, answer_question, stream_answer, wants_full_text
+from api.services.answer import Answer, Answerer, StreamEvent, wants_full_text
 from api.services.search import SearchRequest, SearchResult, SearchService
 from api.structured_log import log_references, log_rerank
 
@@ -99,22 +99,22 @@ class ChatService:
         """Cosine of each sentence to the question (the extractive answer's meaning score)."""
         return embedder_scorer(self.search.embedder)(question, sentences)
 
+    def answerer(self) -> Answerer:
+        """The LLM and its timeout, with the embedder weighing extractive sentences."""
+        return Answerer(self.llm, self.timeout, self.score_sentences)
+
     def answer(self, request: ChatRequest) -> tuple[Prepared, Answer]:
         prepared = self.prepare(request)
         if prepared.search.abstain_reason is not None:
             return prepared, abstention(prepared.search.abstain_reason)
-        answer = answer_question(
-            request.question, prepared.references, self.llm, self.timeout, self.score_sentences
-        )
+        answer = self.answerer().answer(request.question, prepared.references)
         return prepared, answer
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
         if prepared.search.abstain_reason is not None:
             return prepared, abstention_events(abstention(prepared.search.abstain_reason))
-        events = stream_answer(
-            request.question, prepared.references, self.llm, self.timeout, self.score_sentences
-        )
+        events = self.answerer().stream(request.question, prepared.references)
         return prepared, events
 
 

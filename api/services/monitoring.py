@@ -9,7 +9,7 @@ as optional and raises ``LogError`` when it is not configured.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from api.core.compare import Comparison, compare_hits
@@ -109,75 +109,72 @@ def coverage_counts(store: VectorStore, cutoffs: Mapping[str, int]) -> list[Cove
     return counts
 
 
-def _window(
-    log: SearchLog | None, window_hours: int, now: datetime | None
-) -> tuple[list[LogEntry], bool, datetime]:
-    """The entries of ``(now - window_hours, now]`` read from the log (newest first, up to
-    ``MAX_REPORT_ENTRIES``), whether that cap cut them, and ``now``."""
-    log = require_log(log)
-    check_window(window_hours)
-    now = now or datetime.now(UTC)
-    entries, truncated = window_entries(log, now - timedelta(hours=window_hours))
-    return entries, truncated, now
+@dataclass(frozen=True, slots=True)
+class MonitoringScope:
+    """What a report or an alert check reads: the last ``window_hours`` of ``log`` up to
+    ``now`` (default: the present), ``store`` for coverage, and what alerts compare against."""
+
+    log: SearchLog | None
+    store: VectorStore
+    window_hours: int
+    thresholds: MonitoringThresholds
+    cutoffs: Mapping[str, int] = field(default_factory=lambda: DEFAULT_CUTOFFS)
+    now: datetime | None = None
+
+    @classmethod
+    def served(
+        cls, log: SearchLog | None, search: SearchService, settings: Settings, window_hours: int
+    ) -> MonitoringScope:
+        """Over what ``search`` serves (the API's view): its store and reform cutoffs, and
+        the alert thresholds of ``settings``."""
+        thresholds = thresholds_from_settings(settings)
+        return cls(log, search.store, window_hours, thresholds, search.config.reform.cutoffs)
+
+    def window(self) -> tuple[list[LogEntry], bool, datetime]:
+        """The entries of ``(now - window_hours, now]`` read from the log (newest first, up
+        to ``MAX_REPORT_ENTRIES``), whether that cap cut them, and ``now``."""
+        log = require_log(self.log)
+        check_window(self.window_hours)
+        now = self.now or datetime.now(UTC)
+        entries, truncated = window_entries(log, now - timedelta(hours=self.window_hours))
+        return entries, truncated, now
 
 
-def monitoring_report(
-    log: SearchLog | None,
-    store: VectorStore,
-    window_hours: int,
-    thresholds: MonitoringThresholds,
-    cutoffs: Mapping[str, int] = DEFAULT_CUTOFFS,
-    now: datetime | None = None,
-) -> MonitoringReport:
-    """Distributions and alerts over the last ``window_hours``. Raises ``InvalidRequest``,
+def monitoring_report(scope: MonitoringScope) -> MonitoringReport:
+    """Distributions and alerts over the scope's window. Raises ``InvalidRequest``,
     ``LogError`` or ``StoreError``."""
-    entries, truncated, now = _window(log, window_hours, now)
+    entries, truncated, now = scope.window()
     return build_report(
         entries,
-        corpus=corpus_distribution(store),
-        coverage=coverage_counts(store, cutoffs),
-        thresholds=thresholds,
+        corpus=corpus_distribution(scope.store),
+        coverage=coverage_counts(scope.store, scope.cutoffs),
+        thresholds=scope.thresholds,
         now=now,
-        window_hours=window_hours,
+        window_hours=scope.window_hours,
         truncated=truncated,
     )
 
 
-def alerts(
-    log: SearchLog | None,
-    store: VectorStore,
-    window_hours: int,
-    thresholds: MonitoringThresholds,
-    cutoffs: Mapping[str, int] = DEFAULT_CUTOFFS,
-    now: datetime | None = None,
-) -> list[Alert]:
+def alerts(scope: MonitoringScope) -> list[Alert]:
     """Only the alerts of ``monitoring_report`` (no corpus distribution is read)."""
-    entries, _, now = _window(log, window_hours, now)
+    entries, _, now = scope.window()
     window = [e for e in entries if e.timestamp <= now]
-    return detect_alerts(window, thresholds, coverage_counts(store, cutoffs), now=now)
-
-
-def _served(
-    search: SearchService, settings: Settings
-) -> tuple[VectorStore, MonitoringThresholds, Mapping[str, int]]:
-    """The store and reform cutoffs a search service runs with, and the alert thresholds."""
-    return search.store, thresholds_from_settings(settings), search.config.reform.cutoffs
+    coverage = coverage_counts(scope.store, scope.cutoffs)
+    return detect_alerts(window, scope.thresholds, coverage, now=now)
 
 
 def served_report(
     log: SearchLog | None, search: SearchService, settings: Settings, window_hours: int
 ) -> MonitoringReport:
     """``monitoring_report`` over what ``search`` serves (the API's view)."""
-    store, thresholds, cutoffs = _served(search, settings)
-    return monitoring_report(log, store, window_hours, thresholds, cutoffs)
+    return monitoring_report(MonitoringScope.served(log, search, settings, window_hours))
 
 
 def served_alerts(
     log: SearchLog | None, search: SearchService, settings: Settings, window_hours: int
 ) -> list[Alert]:
     """``alerts`` over what ``search`` serves (the API's view)."""
-    store, thresholds, cutoffs = _served(search, settings)
-    return alerts(log, store, window_hours, thresholds, cutoffs)
+    return alerts(MonitoringScope.served(log, search, settings, window_hours))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,15 +8,15 @@ from dataclasses import replace
 from api.core.extractive import HEADER, extractive_answer
 from api.core.references import consolidate
 from api.errors import LLMError
-from api.services.answer import UNCITED, Answer, answer_question, stream_answer
+from api.services.answer import UNCITED, Answer, Answerer
 from tests.fakes import FakeEmbedder, ScriptedLLM, make_hit, three_tesis_hits
 
 QUESTION = "¿Procede la suspensión provisional del acto reclamado?"
 
 
 def test_failed_llm_says_the_model_did_not_answer_and_why() -> None:
-    answer = answer_question(
-        QUESTION, consolidate(three_tesis_hits()), ScriptedLLM([LLMError("HTTP 503")])
+    answer = Answerer(ScriptedLLM([LLMError("HTTP 503")])).answer(
+        QUESTION, consolidate(three_tesis_hits())
     )
     assert answer.mode == "EXTRACTIVE"
     first = answer.text.splitlines()[0]
@@ -27,7 +27,7 @@ def test_failed_llm_says_the_model_did_not_answer_and_why() -> None:
 
 
 def test_without_llm_the_header_says_there_is_no_model() -> None:
-    answer = answer_question(QUESTION, consolidate(three_tesis_hits()), None)
+    answer = Answerer(None).answer(QUESTION, consolidate(three_tesis_hits()))
     assert answer.text.startswith(HEADER)
 
 
@@ -98,8 +98,8 @@ def kinds(events: list) -> list[str]:  # type: ignore[type-arg]
 def test_phantom_only_reply_ends_extractive_in_both_paths() -> None:
     reply = "La suspensión provisional procede cuando hay urgencia [7], según el criterio [8]."
     refs = consolidate(three_tesis_hits())
-    blocking = answer_question(QUESTION, refs, ScriptedLLM([reply]))
-    events = list(stream_answer(QUESTION, refs, ScriptedLLM([reply], chunk_size=5)))
+    blocking = Answerer(ScriptedLLM([reply])).answer(QUESTION, refs)
+    events = list(Answerer(ScriptedLLM([reply], chunk_size=5)).stream(QUESTION, refs))
     streamed = events[-1][1]
     assert isinstance(streamed, Answer)
     assert blocking.mode == streamed.mode == "EXTRACTIVE"
@@ -114,14 +114,14 @@ def test_phantom_only_reply_ends_extractive_in_both_paths() -> None:
 
 def test_good_reply_needs_no_replacement() -> None:
     reply = "La suspensión provisional procede [1]."
-    events = list(stream_answer(QUESTION, consolidate(three_tesis_hits()), ScriptedLLM([reply])))
+    events = list(Answerer(ScriptedLLM([reply])).stream(QUESTION, consolidate(three_tesis_hits())))
     assert "replace" not in kinds(events)
     assert events[-1][1].mode == "RAG"  # type: ignore[union-attr]
 
 
 def test_answer_citing_nothing_carries_a_warning() -> None:
     refs = consolidate(three_tesis_hits())
-    uncited = answer_question(QUESTION, refs, ScriptedLLM(["La suspensión procede siempre."]))
+    uncited = Answerer(ScriptedLLM(["La suspensión procede siempre."])).answer(QUESTION, refs)
     assert uncited.mode == "RAG" and uncited.warnings == (UNCITED,)
-    cited = answer_question(QUESTION, refs, ScriptedLLM(["La suspensión procede [1]."]))
+    cited = Answerer(ScriptedLLM(["La suspensión procede [1]."])).answer(QUESTION, refs)
     assert cited.warnings == ()

@@ -34,7 +34,14 @@ def test_chunking_is_deterministic_and_ordered() -> None:
 
 
 def test_tesis_chunks_start_with_rubro_and_later_chunks_embed_it() -> None:
-    tesis = Tesis(1, "RUBRO.", "Uno. " * 300, "Novena Época", 2000, "Aislada")
+    tesis = Tesis(
+        registro=1,
+        rubro="RUBRO.",
+        texto="Uno. " * 300,
+        epoca="Novena Época",
+        anio=2000,
+        tipo="Aislada",
+    )
     chunks = chunk_tesis(tesis)
     assert chunks[0].text.startswith("RUBRO.")
     assert len(chunks) > 1

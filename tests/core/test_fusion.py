@@ -7,7 +7,13 @@ from api.core.models import Candidate, Chunk, Passage
 
 
 def cand(registro: int, similarity: float, lexical: float, index: int = 0) -> Candidate:
-    passage = Passage(Chunk(registro, index, "t", 0, 1, 1, 1, 1), "R", "", 2000, "Aislada")
+    passage = Passage(
+        chunk=Chunk(registro, index, "t", 0, 1, 1, 1, 1),
+        rubro="R",
+        epoca="",
+        anio=2000,
+        tipo="Aislada",
+    )
     return Candidate(passage, similarity, lexical)
 
 

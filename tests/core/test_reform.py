@@ -30,7 +30,14 @@ def hit(registro: int, anio: int, similarity: float = 0.8, epoca: str = "", inde
     """A hit scored with the seed profile; the época defaults to the one of its year."""
     epoca = epoca or (epocas_for_year(anio) or ("",))[-1]
     chunk = Chunk(registro, index, "", 0, 0, 1, 1, 0)
-    passage = Passage(chunk, f"Tesis {registro}", epoca, anio, "Aislada", ("Laboral",))
+    passage = Passage(
+        chunk=chunk,
+        rubro=f"Tesis {registro}",
+        epoca=epoca,
+        anio=anio,
+        tipo="Aislada",
+        materias=("Laboral",),
+    )
     return Hit(passage, breakdown(similarity, anio, epoca, 0.3, profile="seed"))
 
 

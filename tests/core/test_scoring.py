@@ -57,7 +57,11 @@ def test_default_recency_is_monotone_and_bounded(
 
 def _candidate(registro: int, year: int, similarity: float, epoca: str = "") -> Candidate:
     chunk = Chunk(registro, 0, "t", 0, 1, 1, 1, 1)
-    return Candidate(Passage(chunk, "R", epoca, year, "Aislada"), similarity, similarity * 3)
+    return Candidate(
+        Passage(chunk=chunk, rubro="R", epoca=epoca, anio=year, tipo="Aislada"),
+        similarity,
+        similarity * 3,
+    )
 
 
 @given(

@@ -23,7 +23,9 @@ def hit(
 ) -> Hit:
     """A hit of a generic corpus (no época), scored with relevance = similarity."""
     chunk = Chunk(registro, index, "", 0, 0, 1, 1, 0)
-    passage = Passage(chunk, f"doc {registro}", "", anio, "Aislada", fecha=fecha)
+    passage = Passage(
+        chunk=chunk, rubro=f"doc {registro}", epoca="", anio=anio, tipo="Aislada", fecha=fecha
+    )
     return Hit(passage, breakdown(similarity, anio, "", 0.0))
 
 

@@ -39,7 +39,13 @@ def load(path: Path) -> dict[str, Any]:
 
 def hit(registro: int, similarity: float, anio: int = 2015, index: int = 0) -> Hit:
     chunk = Chunk(registro, index, "", 0, 0, 1, 1, 0)
-    passage = Passage(chunk, f"Tesis {registro}", "Décima Época", anio, "Jurisprudencia")
+    passage = Passage(
+        chunk=chunk,
+        rubro=f"Tesis {registro}",
+        epoca="Décima Época",
+        anio=anio,
+        tipo="Jurisprudencia",
+    )
     return Hit(passage, breakdown(similarity, anio, "Décima Época", 0.0))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from api.core.monitoring import ALL_PRE_2000, COVERAGE_GAP, MonitoringThresholds
-from api.services.monitoring import alerts, monitoring_report
+from api.services.monitoring import MonitoringScope, alerts, monitoring_report
 from tests.monitoring.conftest import CHAT_QUESTION, OLD_PROCEDURE, Recorded
 
 
@@ -34,7 +34,7 @@ def test_monitoring_histogram_and_temporal_totals_match_the_logged_hits(
     recorded: Recorded,
 ) -> None:
     store = recorded.services.store
-    report = monitoring_report(recorded.log, store, 168, MonitoringThresholds())
+    report = monitoring_report(MonitoringScope(recorded.log, store, 168, MonitoringThresholds()))
 
     assert (report.searches, report.hits) == (20, recorded.hits)
     assert sum(h.total for h in report.histograms) == recorded.hits
@@ -49,7 +49,9 @@ def test_monitoring_histogram_and_temporal_totals_match_the_logged_hits(
 
 
 def test_the_1970s_procedure_query_raises_the_pre_2000_alert(recorded: Recorded) -> None:
-    found = alerts(recorded.log, recorded.services.store, 168, MonitoringThresholds())
+    found = alerts(
+        MonitoringScope(recorded.log, recorded.services.store, 168, MonitoringThresholds())
+    )
     by_code = {a.code: a for a in found}
     pre_2000 = by_code[ALL_PRE_2000]
     assert OLD_PROCEDURE in pre_2000.examples  # the newest search, so the first example

@@ -75,12 +75,14 @@ def test_coverage_counts_each_materia_from_its_cutoff() -> None:
 def test_report_over_a_fake_store(log: EmbeddedSearchLog) -> None:
     store = CountingStore({"Laboral": 4})
     report = service.monitoring_report(
-        log,
-        store,
-        24,
-        MonitoringThresholds(),
-        {"Laboral": 2019, "Fiscal": 2020},  # type: ignore[arg-type]
-        now=NOW + timedelta(hours=1),
+        service.MonitoringScope(
+            log,
+            store,  # type: ignore[arg-type]
+            24,
+            MonitoringThresholds(),
+            {"Laboral": 2019, "Fiscal": 2020},
+            now=NOW + timedelta(hours=1),
+        )
     )
     assert (report.searches, report.hits, report.corpus.total) == (3, 4, 3)
     assert [a.code for a in report.alerts if a.code == COVERAGE_GAP] == [COVERAGE_GAP]
@@ -89,7 +91,9 @@ def test_report_over_a_fake_store(log: EmbeddedSearchLog) -> None:
 @pytest.mark.parametrize("hours", [0, 8761])
 def test_window_is_bounded(log: EmbeddedSearchLog, hours: int) -> None:
     with pytest.raises(InvalidRequest) as info:
-        service.monitoring_report(log, CountingStore({}), hours, MonitoringThresholds())  # type: ignore[arg-type]
+        service.monitoring_report(
+            service.MonitoringScope(log, CountingStore({}), hours, MonitoringThresholds())  # type: ignore[arg-type]
+        )
     assert info.value.field == "windowHours"
 
 

@@ -382,4 +382,11 @@ def test_mapping_roundtrips_and_tolerates_missing_properties() -> None:
     stored = chunk_object(tesis, chunk, corpus_entry.vectors[0]).properties
     assert _to_passage(stored).chunk == chunk
     assert _to_tesis(tesis_object(tesis, "v1").properties) == tesis
-    assert _to_tesis({"registro": 5, "materias": None}) == Tesis(5, "", "", "", 0, "")  # type: ignore[arg-type]
+    assert _to_tesis({"registro": 5, "materias": None}) == Tesis(
+        registro=5,
+        rubro="",
+        texto="",
+        epoca="",
+        anio=0,
+        tipo="",  # type: ignore[arg-type]
+    )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from types import MappingProxyType
 
 from api.core.epoca_factors import EpocaFactors
 from api.core.gate import GateConfig
@@ -12,6 +14,26 @@ from api.core.reform import DEFAULT_CUTOFFS, ReformConfig
 from api.core.scoring import DecayParams
 from api.core.search_defaults import SearchDefaults
 from api.settings import Settings
+
+# The ``Settings`` field each scalar default is read from; the others keep the core value.
+SETTING_OF: Mapping[str, str] = MappingProxyType(
+    {
+        "profile": "scoring_profile",
+        "recency_weight": "recency_weight",
+        "mode": "retrieval_mode",
+        "alpha": "hybrid_alpha",
+        "oversample": "oversample",
+        "threshold": "similarity_threshold",
+        "max_chunks_per_tesis": "max_chunks_per_tesis",
+        "current_weight": "current_recency_weight",
+        "superseded_demotion": "superseded_demotion",
+        "temporal_gate": "temporal_gate",
+        "blend_weight": "temporal_blend_weight",
+        "rules_mode": "reform_rules_mode",
+        "same_point_similarity": "same_point_similarity",
+        "cross_lingual_alpha": "cross_lingual_alpha",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,20 +61,7 @@ class SearchConfig(SearchDefaults):
         s = settings
         origin = s.decay_origin_year or (today or date.today()).year
         return cls(
-            profile=s.scoring_profile,
-            recency_weight=s.recency_weight,
-            mode=s.retrieval_mode,
-            alpha=s.hybrid_alpha,
-            oversample=s.oversample,
-            threshold=s.similarity_threshold,
-            max_chunks_per_tesis=s.max_chunks_per_tesis,
-            current_weight=s.current_recency_weight,
-            superseded_demotion=s.superseded_demotion,
-            temporal_gate=s.temporal_gate,
-            blend_weight=s.temporal_blend_weight,
-            rules_mode=s.reform_rules_mode,
-            same_point_similarity=s.same_point_similarity,
-            cross_lingual_alpha=s.cross_lingual_alpha,
+            **{name: getattr(s, setting) for name, setting in SETTING_OF.items()},
             decay=DecayParams(
                 float(origin),
                 s.decay_offset_years,
