@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "errors": set(),
-    "ranking_settings": {"core"},
-    "settings": {"core", "ranking_settings"},
+    "setting_fields": {"core"},
+    "ranking_settings": {"core", "setting_fields"},
+    "settings": {"core", "ranking_settings", "setting_fields"},
     "preflight": {"errors", "settings"},
     "llm": {"errors", "core"},
     "embeddings": {"errors", "core", "llm"},
