@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -19,3 +21,24 @@ def _read(sources: tuple[object, ...], name: str) -> Any:
     source = next((s for s in sources if hasattr(s, name)), sources[-1])
     value = getattr(source, name)  # the last source raises for a name none of them has
     return list(value) if isinstance(value, tuple) else value
+
+
+def fields_of(record: type, *names: str, without: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The annotations of the core dataclass ``record``'s fields (those in ``names``, or all
+    but ``without``), in its order, for a GraphQL type that declares the same fields::
+
+        @strawberry.type
+        class FragmentType:
+            __annotations__ = fields_of(Fragment, without=("relevance",))
+            text: str = strawberry.field(description="…")  # own fields follow, or retype one
+
+    A ``tuple[X, ...]`` field becomes ``list[X]``, as ``mirror`` copies it."""
+    hints = typing.get_type_hints(record)
+    wanted = [f.name for f in dataclasses.fields(record) if f.name not in without]
+    return {n: _listed(hints[n]) for n in wanted if n in names or not names}
+
+
+def _listed(hint: Any) -> Any:
+    if typing.get_origin(hint) is tuple and typing.get_args(hint)[1:] == (Ellipsis,):
+        return list[typing.get_args(hint)[0]]  # type: ignore[misc]
+    return hint
