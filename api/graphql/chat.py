@@ -14,7 +14,7 @@ from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.mirror import mirror
 from api.graphql.queries import Intent
 from api.graphql.references import CitationCheckType, ReferenceType
-from api.graphql.types import DiscardedHit, InputError, ServiceError
+from api.graphql.types import DiscardedHit, InputError, Outcome, ServiceError
 from api.services.chat import ChatRequest
 from api.services.recorded import LoggedAnswer, answer_and_record, record_chat
 
@@ -77,7 +77,7 @@ class ChatInput:
         )
 
 
-ChatResponse = Annotated[ChatPayload | InputError | ServiceError, strawberry.union("ChatResponse")]
+ChatResponse = Annotated[Outcome[ChatPayload], strawberry.union("ChatResponse")]
 
 
 @strawberry.type

@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.core.redact import redact
 from api.errors import EmbedderError, InvalidRequest, LogError, StoreError
-from api.graphql.types import InputError, ServiceError
+from api.graphql.types import InputError, Outcome, ServiceError
 
 # What resolvers catch; anything else propagates and is masked.
 EXPECTED = (InvalidRequest, LogError, StoreError, EmbedderError)
@@ -60,7 +60,7 @@ def graphql_error(exc: Exception) -> GraphQLError:
 
 async def outcome(
     into: Callable[[T], R], call: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-) -> R | InputError | ServiceError:
+) -> Outcome[R]:
     """Run a service call off the event loop; its value through ``into``, or the expected
     failure as a union member (the one try/except of every union-returning resolver)."""
     try:

@@ -10,7 +10,7 @@ from api.graphql.context import Info
 from api.graphql.errors import outcome
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.mirror import mirror
-from api.graphql.types import InputError, ServiceError
+from api.graphql.types import Outcome
 from api.judge.models import JudgeResult
 from api.services.judging import JudgeRequest, judge_chunks
 
@@ -69,9 +69,7 @@ class JudgePayload:
         return mirror(cls, r, items=[mirror(JudgedFragmentType, i) for i in r.items])
 
 
-JudgeResponse = Annotated[
-    JudgePayload | InputError | ServiceError, strawberry.union("JudgeResponse")
-]
+JudgeResponse = Annotated[Outcome[JudgePayload], strawberry.union("JudgeResponse")]
 
 
 @strawberry.type

@@ -16,7 +16,7 @@ from strawberry.scalars import JSON
 from api.core import compare as core_compare
 from api.core import monitoring as core
 from api.graphql.mirror import fields_of, mirror
-from api.graphql.types import Bucket, InputError, ServiceError
+from api.graphql.types import Bucket, Outcome
 from api.services import monitoring as service
 
 # --- distributions and alerts
@@ -244,12 +244,6 @@ class ComparisonType:
         )
 
 
-MonitoringResponse = Annotated[
-    MonitoringReport | InputError | ServiceError, strawberry.union("MonitoringResponse")
-]
-CompareResponse = Annotated[
-    ComparisonType | InputError | ServiceError, strawberry.union("CompareResponse")
-]
-FeedbackResponse = Annotated[
-    FeedbackResult | InputError | ServiceError, strawberry.union("FeedbackResponse")
-]
+MonitoringResponse = Annotated[Outcome[MonitoringReport], strawberry.union("MonitoringResponse")]
+CompareResponse = Annotated[Outcome[ComparisonType], strawberry.union("CompareResponse")]
+FeedbackResponse = Annotated[Outcome[FeedbackResult], strawberry.union("FeedbackResponse")]
