@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from api.graphql.context import Info
 from api.graphql.errors import outcome
 from api.graphql.inputs import FiltersInput, filters_to_core
-from api.graphql.mirror import mirror
+from api.graphql.mirror import mirror, to_record
 from api.graphql.queries import Intent
 from api.graphql.references import CitationCheckType, ReferenceType
 from api.graphql.types import DiscardedHit, InputError, Outcome, ServiceError
@@ -68,13 +68,7 @@ class ChatInput:
     include_superseded: bool | None = None
 
     def to_core(self) -> ChatRequest:
-        return ChatRequest(
-            question=self.question,
-            filters=filters_to_core(self.filters),
-            max_references=self.max_references,
-            recency_weight=self.recency_weight,
-            include_superseded=self.include_superseded,
-        )
+        return to_record(ChatRequest, self, filters=filters_to_core(self.filters))
 
 
 ChatResponse = Annotated[Outcome[ChatPayload], strawberry.union("ChatResponse")]

@@ -9,7 +9,7 @@ import strawberry
 from api.graphql.context import Info
 from api.graphql.errors import outcome
 from api.graphql.inputs import FiltersInput, filters_to_core
-from api.graphql.mirror import mirror
+from api.graphql.mirror import mirror, to_record
 from api.graphql.types import Outcome
 from api.judge.models import JudgeResult
 from api.services.judging import JudgeRequest, judge_chunks
@@ -34,12 +34,11 @@ class JudgeInput:
     )
 
     def to_core(self) -> JudgeRequest:
-        return JudgeRequest(
-            query=self.query,
-            top_k=self.top_k,
+        return to_record(
+            JudgeRequest,
+            self,
             filters=filters_to_core(self.filters),
             candidates=tuple((c.registro, c.chunk_index) for c in self.candidates or ()),
-            summary=self.summary,
         )
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Any, TypeVar
+from enum import Enum
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -21,6 +22,15 @@ def _read(sources: tuple[object, ...], name: str) -> Any:
     source = next((s for s in sources if hasattr(s, name)), sources[-1])
     value = getattr(source, name)  # the last source raises for a name none of them has
     return list(value) if isinstance(value, tuple) else value
+
+
+def to_record(record: type[T], source: object, **own: Any) -> T:
+    """The reverse of ``mirror``: the core dataclass ``record`` (a request) from a GraphQL
+    input, with ``own``; each other field read from ``source``'s attribute of its name (an enum
+    member as its value), or left to its default where ``source`` has none."""
+    names = [f.name for f in dataclasses.fields(cast(Any, record)) if f.name not in own]
+    values = {n: getattr(source, n) for n in names if hasattr(source, n)}
+    return record(**{n: v.value if isinstance(v, Enum) else v for n, v in values.items()}, **own)
 
 
 def fields_of(record: type, *names: str, without: tuple[str, ...] = ()) -> dict[str, Any]:
