@@ -9,7 +9,7 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
-from api.graphql.errors import outcome
+from api.graphql.errors import input_field, outcome
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.mirror import mirror, to_record
 from api.graphql.queries import Intent
@@ -76,13 +76,12 @@ ChatResponse = Annotated[Outcome[ChatPayload], strawberry.union("ChatResponse")]
 
 @strawberry.type
 class ChatQuery:
-    @strawberry.field(description="Answer a question from the tesis, with numbered references.")
-    async def chat(self, info: Info, input: ChatInput) -> ChatResponse:
-        ctx = info.context
-        return await outcome(
-            ChatPayload.from_core,
-            lambda: answer_and_record(ctx.chat, ctx.recorder, input.to_core()),
-        )
+    chat: ChatResponse = input_field(
+        ChatInput,
+        ChatPayload.from_core,
+        lambda ctx, request: answer_and_record(ctx.chat, ctx.recorder, request),
+        "Answer a question from the tesis, with numbered references.",
+    )
 
 
 @strawberry.type(description="First stream event: the references the answer may cite.")

@@ -6,8 +6,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.graphql.context import Info
-from api.graphql.errors import outcome
+from api.graphql.errors import input_field
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.mirror import mirror, to_record
 from api.graphql.types import Outcome
@@ -73,9 +72,9 @@ JudgeResponse = Annotated[Outcome[JudgePayload], strawberry.union("JudgeResponse
 
 @strawberry.type
 class JudgeQuery:
-    @strawberry.field(description="Re-score chunks for a query (LLM judge, or offline).")
-    async def judge(self, info: Info, input: JudgeInput) -> JudgeResponse:
-        ctx = info.context
-        return await outcome(
-            JudgePayload.from_core, lambda: judge_chunks(ctx.search, ctx.judge, input.to_core())
-        )
+    judge: JudgeResponse = input_field(
+        JudgeInput,
+        JudgePayload.from_core,
+        lambda ctx, request: judge_chunks(ctx.search, ctx.judge, request),
+        "Re-score chunks for a query (LLM judge, or offline).",
+    )

@@ -64,14 +64,13 @@ class TemporalDistributions:
 
 @strawberry.type(description="Shares (0..1) of the logged hits in the window.")
 class SourceShares:
-    pre_before_2000: float = strawberry.field(description="Published before 2000.")
+    __annotations__ = fields_of(core.Shares)
+    pre_2000: float = strawberry.field(name="preBefore2000", description="Published before 2000.")
     pre_reform: float = strawberry.field(
         description="Before their search's materia reform cutoff, over the hits of searches "
         "whose materia has one (reformHits)."
     )
     superseded: float = strawberry.field(description="Criteria that lost force (SJF notes).")
-    hits: int
-    reform_hits: int
 
 
 @strawberry.type
@@ -137,7 +136,7 @@ class MonitoringReport:
             boost_histogram=[BoostHistogram.from_core(h) for h in r.histograms],
             temporal=TemporalDistributions(retrieved=series[0], cited=series[1], corpus=series[2]),
             temporal_series=series,
-            shares=mirror(SourceShares, r.shares, pre_before_2000=r.shares.pre_2000),
+            shares=mirror(SourceShares, r.shares),
             by_materia=[mirror(MateriaBreakdown, m) for m in r.by_materia],
             alerts=[MonitoringAlert.from_core(a) for a in r.alerts],
             log_health=None if health is None else mirror(LogHealth, health),
