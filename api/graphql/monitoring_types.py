@@ -75,9 +75,8 @@ class SourceShares:
 
 @strawberry.type
 class MateriaBreakdown:
+    __annotations__ = fields_of(core.MateriaStats)
     materia: str | None = strawberry.field(description="Detected materia; null: none.")
-    searches: int
-    hits: int
     pre_reform_share: float | None = strawberry.field(
         description="Null when the materia has no reform cutoff."
     )
