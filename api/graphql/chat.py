@@ -9,12 +9,12 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
-from api.graphql.errors import outcome
+from api.graphql.errors import input_field, outcome
 from api.graphql.inputs import FiltersInput, filters_to_core
-from api.graphql.mirror import mirror
+from api.graphql.mirror import mirror, to_record
 from api.graphql.queries import Intent
 from api.graphql.references import CitationCheckType, ReferenceType
-from api.graphql.types import DiscardedHit, InputError, ServiceError
+from api.graphql.types import DiscardedHit, InputError, Outcome, ServiceError
 from api.services.chat import ChatRequest
 from api.services.recorded import LoggedAnswer, answer_and_record, record_chat
 
@@ -68,27 +68,20 @@ class ChatInput:
     include_superseded: bool | None = None
 
     def to_core(self) -> ChatRequest:
-        return ChatRequest(
-            question=self.question,
-            filters=filters_to_core(self.filters),
-            max_references=self.max_references,
-            recency_weight=self.recency_weight,
-            include_superseded=self.include_superseded,
-        )
+        return to_record(ChatRequest, self, filters=filters_to_core(self.filters))
 
 
-ChatResponse = Annotated[ChatPayload | InputError | ServiceError, strawberry.union("ChatResponse")]
+ChatResponse = Annotated[Outcome[ChatPayload], strawberry.union("ChatResponse")]
 
 
 @strawberry.type
 class ChatQuery:
-    @strawberry.field(description="Answer a question from the tesis, with numbered references.")
-    async def chat(self, info: Info, input: ChatInput) -> ChatResponse:
-        ctx = info.context
-        return await outcome(
-            ChatPayload.from_core,
-            lambda: answer_and_record(ctx.chat, ctx.recorder, input.to_core()),
-        )
+    chat: ChatResponse = input_field(
+        ChatInput,
+        ChatPayload.from_core,
+        lambda ctx, request: answer_and_record(ctx.chat, ctx.recorder, request),
+        "Answer a question from the tesis, with numbered references.",
+    )
 
 
 @strawberry.type(description="First stream event: the references the answer may cite.")

@@ -12,7 +12,7 @@ from api.graphql.errors import outcome
 from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.mirror import mirror
 from api.graphql.references import ReferenceType
-from api.graphql.types import InputError, ServiceError
+from api.graphql.types import Outcome
 from api.services.answer import Answer
 from api.services.chat import ChatRequest, Prepared
 
@@ -62,7 +62,7 @@ class CompareAnswersPayload:
 
 
 CompareAnswersResponse = Annotated[
-    CompareAnswersPayload | InputError | ServiceError, strawberry.union("CompareAnswersResponse")
+    Outcome[CompareAnswersPayload], strawberry.union("CompareAnswersResponse")
 ]
 
 

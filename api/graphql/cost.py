@@ -88,6 +88,8 @@ ROOT_COSTS: dict[str, Callable[[Arguments], int]] = {
 
 @dataclass(frozen=True, slots=True)
 class Measure:
+    """A document's four counts (see above); ``Limits`` is the most each may be."""
+
     selections: int = 0
     depth: int = 0
     aliases: int = 0
@@ -102,12 +104,15 @@ class Measure:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    selections: int = 2000
-    depth: int = 10
-    aliases: int = 15
-    cost: int = 1000
+class Limits(Measure):
+    """The largest measure a document may have; by default the schema's."""
+
+    __slots__ = ()
+
+    def __init__(
+        self, selections: int = 2000, depth: int = 10, aliases: int = 15, cost: int = 1000
+    ) -> None:
+        super().__init__(selections, depth, aliases, cost)
 
 
 class _Walker:

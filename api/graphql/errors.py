@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
+import strawberry
 from graphql import GraphQLError
 from starlette.concurrency import run_in_threadpool
 
 from api.core.redact import redact
 from api.errors import EmbedderError, InvalidRequest, LogError, StoreError
-from api.graphql.types import InputError, ServiceError
+from api.graphql.context import Context, Info
+from api.graphql.types import InputError, Outcome, ServiceError
 
 # What resolvers catch; anything else propagates and is masked.
 EXPECTED = (InvalidRequest, LogError, StoreError, EmbedderError)
@@ -60,7 +62,7 @@ def graphql_error(exc: Exception) -> GraphQLError:
 
 async def outcome(
     into: Callable[[T], R], call: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-) -> R | InputError | ServiceError:
+) -> Outcome[R]:
     """Run a service call off the event loop; its value through ``into``, or the expected
     failure as a union member (the one try/except of every union-returning resolver)."""
     try:
@@ -68,6 +70,20 @@ async def outcome(
     except EXPECTED as exc:
         return failure(exc)
     return into(value)
+
+
+def input_field(
+    input_type: type[Any], into: Callable[[T], R], call: Callable[[Context, Any], T], doc: str
+) -> Any:
+    """A field ``(input: input_type)`` of the union it is annotated with, answering
+    ``outcome(into, call(context, input.to_core()))``: the input converts in the worker too,
+    so a malformed one (too many filter items) answers as an ``InputError``."""
+
+    async def resolve(info: Info, input: Any) -> Any:
+        return await outcome(into, lambda: call(info.context, input.to_core()))
+
+    resolve.__annotations__ = {"info": Info, "input": input_type}
+    return strawberry.field(resolver=resolve, description=doc)
 
 
 async def listed(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

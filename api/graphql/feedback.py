@@ -11,7 +11,7 @@ from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.errors import outcome
 from api.graphql.mirror import mirror
-from api.graphql.types import InputError, ServiceError
+from api.graphql.types import Outcome
 from api.services.feedback_summary import FeedbackTotals, summarize
 from api.services.monitoring import DEFAULT_WINDOW_HOURS
 
@@ -42,7 +42,7 @@ class FeedbackSummary:
 
 
 FeedbackSummaryResponse = Annotated[
-    FeedbackSummary | InputError | ServiceError, strawberry.union("FeedbackSummaryResponse")
+    Outcome[FeedbackSummary], strawberry.union("FeedbackSummaryResponse")
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from api.core.models import Filters
+from api.graphql.mirror import to_record
 from api.graphql.types import (
     RetrievalMode,
     RulesMode,
@@ -90,20 +91,11 @@ class SearchInput:
     )
 
     def to_core(self) -> SearchRequest:
-        return SearchRequest(
-            query=self.query,
+        return to_record(
+            SearchRequest,
+            self,
             filters=filters_to_core(self.filters),
-            top_k=self.top_k,
-            recency_weight=self.recency_weight,
-            profile=self.profile.value if self.profile else None,
-            mode=self.mode.value if self.mode else None,
-            alpha=self.alpha,
-            threshold=self.threshold,
-            max_chunks_per_tesis=self.max_chunks_per_tesis,
-            include_superseded=self.include_superseded,
-            temporal_mode=self.temporal_mode.value,
             apply_rules=self.vigencia_rules,
-            rules_mode=self.rules_mode.value if self.rules_mode else None,
             gate=self.relevance_gate,
         )
 

@@ -6,11 +6,10 @@ from typing import Annotated
 
 import strawberry
 
-from api.graphql.context import Info
-from api.graphql.errors import outcome
+from api.graphql.errors import input_field
 from api.graphql.inputs import FiltersInput, filters_to_core
-from api.graphql.mirror import mirror
-from api.graphql.types import InputError, ServiceError
+from api.graphql.mirror import mirror, to_record
+from api.graphql.types import Outcome
 from api.judge.models import JudgeResult
 from api.services.judging import JudgeRequest, judge_chunks
 
@@ -34,12 +33,11 @@ class JudgeInput:
     )
 
     def to_core(self) -> JudgeRequest:
-        return JudgeRequest(
-            query=self.query,
-            top_k=self.top_k,
+        return to_record(
+            JudgeRequest,
+            self,
             filters=filters_to_core(self.filters),
             candidates=tuple((c.registro, c.chunk_index) for c in self.candidates or ()),
-            summary=self.summary,
         )
 
 
@@ -69,16 +67,14 @@ class JudgePayload:
         return mirror(cls, r, items=[mirror(JudgedFragmentType, i) for i in r.items])
 
 
-JudgeResponse = Annotated[
-    JudgePayload | InputError | ServiceError, strawberry.union("JudgeResponse")
-]
+JudgeResponse = Annotated[Outcome[JudgePayload], strawberry.union("JudgeResponse")]
 
 
 @strawberry.type
 class JudgeQuery:
-    @strawberry.field(description="Re-score chunks for a query (LLM judge, or offline).")
-    async def judge(self, info: Info, input: JudgeInput) -> JudgeResponse:
-        ctx = info.context
-        return await outcome(
-            JudgePayload.from_core, lambda: judge_chunks(ctx.search, ctx.judge, input.to_core())
-        )
+    judge: JudgeResponse = input_field(
+        JudgeInput,
+        JudgePayload.from_core,
+        lambda ctx, request: judge_chunks(ctx.search, ctx.judge, request),
+        "Re-score chunks for a query (LLM judge, or offline).",
+    )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import dataclasses
+import typing
+from enum import Enum
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -19,3 +22,33 @@ def _read(sources: tuple[object, ...], name: str) -> Any:
     source = next((s for s in sources if hasattr(s, name)), sources[-1])
     value = getattr(source, name)  # the last source raises for a name none of them has
     return list(value) if isinstance(value, tuple) else value
+
+
+def to_record(record: type[T], source: object, **own: Any) -> T:
+    """The reverse of ``mirror``: the core dataclass ``record`` (a request) from a GraphQL
+    input, with ``own``; each other field read from ``source``'s attribute of its name (an enum
+    member as its value), or left to its default where ``source`` has none."""
+    names = [f.name for f in dataclasses.fields(cast(Any, record)) if f.name not in own]
+    values = {n: getattr(source, n) for n in names if hasattr(source, n)}
+    return record(**{n: v.value if isinstance(v, Enum) else v for n, v in values.items()}, **own)
+
+
+def fields_of(record: type, *names: str, without: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The annotations of the core dataclass ``record``'s fields (those in ``names``, or all
+    but ``without``), in its order, for a GraphQL type that declares the same fields::
+
+        @strawberry.type
+        class FragmentType:
+            __annotations__ = fields_of(Fragment, without=("relevance",))
+            text: str = strawberry.field(description="…")  # own fields follow, or retype one
+
+    A ``tuple[X, ...]`` field becomes ``list[X]``, as ``mirror`` copies it."""
+    hints = typing.get_type_hints(record)
+    wanted = [f.name for f in dataclasses.fields(record) if f.name not in without]
+    return {n: _listed(hints[n]) for n in wanted if n in names or not names}
+
+
+def _listed(hint: Any) -> Any:
+    if typing.get_origin(hint) is tuple and typing.get_args(hint)[1:] == (Ellipsis,):
+        return list[typing.get_args(hint)[0]]  # type: ignore[misc]
+    return hint

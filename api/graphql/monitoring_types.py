@@ -1,42 +1,30 @@
 """GraphQL output types of ranking monitoring, each a thin copy of a core record.
 
-``mirror(cls, record, **values)`` builds a type from the record of the same field names
-(``api.core.monitoring``, ``api.core.compare``, ``api.services.monitoring``); ``values`` are
-the fields that differ (nested types, lists, renames).
+A type declares its fields as ``fields_of`` the record (``api.core.monitoring``,
+``api.core.compare``, ``api.services.monitoring``) where they are the same, and ``mirror(cls,
+record, **values)`` builds it; ``values`` are the fields that differ (nested types, renames).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
-from typing import Annotated, Any, TypeVar, cast
+from typing import Annotated, cast
 
 import strawberry
 from strawberry.scalars import JSON
 
 from api.core import compare as core_compare
 from api.core import monitoring as core
-from api.graphql.types import Bucket, InputError, ServiceError
+from api.graphql.mirror import fields_of, mirror
+from api.graphql.types import Bucket, Outcome
 from api.services import monitoring as service
-
-T = TypeVar("T")
-
-
-def mirror(cls: type[T], record: object, **values: Any) -> T:
-    """``cls`` with ``values``, its other fields copied by name from ``record``."""
-    names = [f.name for f in dataclasses.fields(cast(Any, cls)) if f.name not in values]
-    build = cast(Any, cls)
-    return cast(T, build(**{name: getattr(record, name) for name in names}, **values))
-
 
 # --- distributions and alerts
 
 
 @strawberry.type(description="Boosts (finalScore / relevance) in [low, high).")
 class HistogramBin:
-    low: float
-    high: float
-    count: int
+    __annotations__ = fields_of(core.Bin)
 
 
 @strawberry.type(description="Boost distribution of the logged hits of one scoring profile.")
@@ -76,21 +64,19 @@ class TemporalDistributions:
 
 @strawberry.type(description="Shares (0..1) of the logged hits in the window.")
 class SourceShares:
-    pre_before_2000: float = strawberry.field(description="Published before 2000.")
+    __annotations__ = fields_of(core.Shares)
+    pre_2000: float = strawberry.field(name="preBefore2000", description="Published before 2000.")
     pre_reform: float = strawberry.field(
         description="Before their search's materia reform cutoff, over the hits of searches "
         "whose materia has one (reformHits)."
     )
     superseded: float = strawberry.field(description="Criteria that lost force (SJF notes).")
-    hits: int
-    reform_hits: int
 
 
 @strawberry.type
 class MateriaBreakdown:
+    __annotations__ = fields_of(core.MateriaStats)
     materia: str | None = strawberry.field(description="Detected materia; null: none.")
-    searches: int
-    hits: int
     pre_reform_share: float | None = strawberry.field(
         description="Null when the materia has no reform cutoff."
     )
@@ -98,37 +84,29 @@ class MateriaBreakdown:
 
 @strawberry.type(description="A condition the ranking should not produce, seen in the window.")
 class MonitoringAlert:
+    __annotations__ = fields_of(core.Alert)
     code: str = strawberry.field(
         description="MANY_PRE_REFORM, ALL_PRE_2000, INVERSION, SUPERSEDED_RETRIEVED, "
         "SUPERSEDED_CITED or COVERAGE_GAP."
     )
     severity: str = strawberry.field(description="info, warning or critical.")
-    count: int
-    first_seen: datetime
-    last_seen: datetime
     examples: list[str] = strawberry.field(description="Up to 3 questions, newest first.")
-    message: str
 
     @classmethod
     def from_core(cls, a: core.Alert) -> MonitoringAlert:
-        return mirror(cls, a, examples=list(a.examples))
+        return mirror(cls, a)
 
 
 @strawberry.type(description="Search-log writes since the process started.")
 class LogHealth:
-    status: str
-    recorded: int
-    failures: int
-    last_error: str | None
+    __annotations__ = fields_of(service.LogHealth)
 
 
 @strawberry.type(description="Boost and temporal distributions, shares and alerts of a window.")
 class MonitoringReport:
-    window_hours: int
-    since: datetime
-    until: datetime
-    searches: int
-    hits: int
+    __annotations__ = fields_of(
+        core.MonitoringReport, "window_hours", "since", "until", "searches", "hits"
+    )
     boost_histogram: list[BoostHistogram]
     temporal: TemporalDistributions
     temporal_series: list[TemporalSeries] = strawberry.field(
@@ -157,7 +135,7 @@ class MonitoringReport:
             boost_histogram=[BoostHistogram.from_core(h) for h in r.histograms],
             temporal=TemporalDistributions(retrieved=series[0], cited=series[1], corpus=series[2]),
             temporal_series=series,
-            shares=mirror(SourceShares, r.shares, pre_before_2000=r.shares.pre_2000),
+            shares=mirror(SourceShares, r.shares),
             by_materia=[mirror(MateriaBreakdown, m) for m in r.by_materia],
             alerts=[MonitoringAlert.from_core(a) for a in r.alerts],
             log_health=None if health is None else mirror(LogHealth, health),
@@ -169,37 +147,18 @@ class MonitoringReport:
 
 @strawberry.type(name="LoggedHit", description="A hit as it was shown, with every factor.")
 class LoggedHitType:
-    registro: int
-    rubro: str
-    anio: int
-    epoca: str
-    tipo: str
-    materias: list[str]
-    estado: str
-    similarity: float
-    relevance: float
-    recency_factor: float
-    epoca_factor: float
-    final_score: float
+    __annotations__ = fields_of(core.LoggedHit, without=("parcial",))
     boost: float = strawberry.field(description="finalScore / relevance.")
-    rank: int
-    rank_without_recency: int
 
 
 @strawberry.type(name="LoggedDiscard")
 class LoggedDiscardType:
-    registro: int
-    anio: int
-    code: str
-    reason: str
+    __annotations__ = fields_of(core.LoggedDiscard)
 
 
 @strawberry.type(description="A user's verdict on one registro of a logged search.")
 class LoggedFeedback:
-    registro: int
-    useful: bool
-    comment: str | None
-    timestamp: datetime
+    __annotations__ = fields_of(core.Feedback, without=("log_id",))
 
 
 @strawberry.type(name="LogEntry", description="One search or chat as it was answered.")
@@ -231,19 +190,15 @@ class LogEntryType:
             cls,
             e,
             parameters=cast(JSON, dict(e.parameters)),
-            hits=[mirror(LoggedHitType, h, materias=list(h.materias)) for h in e.hits],
+            hits=[mirror(LoggedHitType, h) for h in e.hits],
             discarded=[mirror(LoggedDiscardType, d) for d in e.discarded],
-            cited=list(e.cited),
             feedback=[mirror(LoggedFeedback, f) for f in e.feedback],
         )
 
 
 @strawberry.type(description="Feedback stored with its log entry.")
 class FeedbackResult:
-    log_id: str
-    registro: int
-    useful: bool
-    comment: str | None
+    __annotations__ = fields_of(core.Feedback, without=("timestamp",))
 
     @classmethod
     def from_core(cls, f: core.Feedback) -> FeedbackResult:
@@ -255,17 +210,12 @@ class FeedbackResult:
 
 @strawberry.type(name="RankedTesis", description="A tesis in one ranking (best chunk).")
 class RankedTesisType:
-    registro: int
-    rank: int
-    final_score: float
-    anio: int
+    __annotations__ = fields_of(core_compare.RankedTesis)
 
 
 @strawberry.type(name="RankChange")
 class RankChangeType:
-    registro: int
-    rank_a: int | None
-    rank_b: int | None
+    __annotations__ = fields_of(core_compare.RankChange)
     delta: int | None = strawberry.field(description="rankA - rankB: positive moved up in B.")
 
 
@@ -289,17 +239,9 @@ class ComparisonType:
             a=[mirror(RankedTesisType, t) for t in c.a],
             b=[mirror(RankedTesisType, t) for t in c.b],
             rank_changes=[mirror(RankChangeType, x) for x in c.changes],
-            entered=list(c.entered),
-            dropped=list(c.dropped),
         )
 
 
-MonitoringResponse = Annotated[
-    MonitoringReport | InputError | ServiceError, strawberry.union("MonitoringResponse")
-]
-CompareResponse = Annotated[
-    ComparisonType | InputError | ServiceError, strawberry.union("CompareResponse")
-]
-FeedbackResponse = Annotated[
-    FeedbackResult | InputError | ServiceError, strawberry.union("FeedbackResponse")
-]
+MonitoringResponse = Annotated[Outcome[MonitoringReport], strawberry.union("MonitoringResponse")]
+CompareResponse = Annotated[Outcome[ComparisonType], strawberry.union("CompareResponse")]
+FeedbackResponse = Annotated[Outcome[FeedbackResult], strawberry.union("FeedbackResponse")]

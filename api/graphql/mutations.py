@@ -12,7 +12,7 @@ from api.core.validity import NotesImport
 from api.graphql.auth import HasApiKey
 from api.graphql.context import Info
 from api.graphql.errors import outcome
-from api.graphql.types import InputError, ServiceError
+from api.graphql.types import Outcome
 from api.services import writes
 from api.services.writes import MAX_RECORDS
 
@@ -64,15 +64,9 @@ class DeleteResult:
     deleted: int
 
 
-IngestResponse = Annotated[
-    IngestResult | InputError | ServiceError, strawberry.union("IngestResponse")
-]
-NotesResponse = Annotated[
-    NotesResult | InputError | ServiceError, strawberry.union("NotesResponse")
-]
-DeleteResponse = Annotated[
-    DeleteResult | InputError | ServiceError, strawberry.union("DeleteResponse")
-]
+IngestResponse = Annotated[Outcome[IngestResult], strawberry.union("IngestResponse")]
+NotesResponse = Annotated[Outcome[NotesResult], strawberry.union("NotesResponse")]
+DeleteResponse = Annotated[Outcome[DeleteResult], strawberry.union("DeleteResponse")]
 
 
 @strawberry.type

@@ -15,9 +15,8 @@ from api.graphql.types import (
     Bucket,
     DiscardedHit,
     GroupBy,
-    InputError,
+    Outcome,
     SearchHit,
-    ServiceError,
     TesisRecord,
     TimelineItem,
     Timings,
@@ -112,18 +111,14 @@ class TimelinePayload:
     )
 
 
-SearchResponse = Annotated[
-    SearchPayload | InputError | ServiceError, strawberry.union("SearchResponse")
-]
+SearchResponse = Annotated[Outcome[SearchPayload], strawberry.union("SearchResponse")]
 
 
-TimelineResponse = Annotated[
-    TimelinePayload | InputError | ServiceError, strawberry.union("TimelineResponse")
-]
+TimelineResponse = Annotated[Outcome[TimelinePayload], strawberry.union("TimelineResponse")]
 
 
 DatedResponse = Annotated[
-    SearchPayload | TimelinePayload | InputError | ServiceError, strawberry.union("DatedResponse")
+    Outcome[SearchPayload | TimelinePayload], strawberry.union("DatedResponse")
 ]
 
 

@@ -5,22 +5,15 @@ from __future__ import annotations
 import strawberry
 
 from api.core.citations import CitationCheck
-from api.core.references import Reference
-from api.graphql.mirror import mirror
+from api.core.references import Fragment, Reference
+from api.graphql.mirror import fields_of, mirror
 from api.graphql.tesis import Numbered, TesisFields, sjf_url
 from api.graphql.types import ValidityStatus
 
 
 @strawberry.type(description="One retrieved span of a referenced tesis.")
 class FragmentType:
-    chunk_index: int
-    start_char: int
-    end_char: int
-    start_line: int
-    end_line: int
-    similarity: float
-    final_score: float
-    text: str
+    __annotations__ = fields_of(Fragment, without=("relevance",))
 
 
 @strawberry.type(description="One tesis an answer may cite as [number].")

@@ -36,11 +36,8 @@ from api.graphql.mutations import DataMutation
 from api.graphql.queries import Query as CoreQuery
 from api.graphql.variables import check_variables
 
-MAX_DEPTH = 10
-MAX_ALIASES = 15
 MAX_TOKENS = 2000
-MAX_SELECTIONS = 2000  # fields after expanding every fragment
-MAX_QUERY_COST = 1000
+MAX_QUERY_COST = Limits().cost
 # Clients send the same documents with new variables: parse and validate each once.
 CACHED_DOCUMENTS = 256
 _log = logging.getLogger("vigencia.requests")
@@ -187,7 +184,7 @@ class VigenciaSchema(strawberry.Schema):
 def build_schema(introspection: bool = True, max_cost: int = MAX_QUERY_COST) -> strawberry.Schema:
     """The schema with its limits; ``introspection=False`` hides the schema (and field
     suggestions) from clients; ``max_cost`` bounds the work one document may ask for."""
-    limits = Limits(MAX_SELECTIONS, MAX_DEPTH, MAX_ALIASES, max_cost)
+    limits = Limits(cost=max_cost)
     cache = _ValidationResults(CACHED_DOCUMENTS)
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),

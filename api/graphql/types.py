@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from enum import Enum
+from typing import TypeAlias, TypeVar
 
 import strawberry
 
@@ -244,3 +245,8 @@ class InputError:
 class ServiceError:
     service: str
     message: str
+
+
+T = TypeVar("T")
+# What a resolver with an error union returns: its payload, or the expected failure.
+Outcome: TypeAlias = T | InputError | ServiceError

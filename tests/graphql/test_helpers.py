@@ -1,13 +1,15 @@
-"""The GraphQL layer's helpers: ``mirror``, the ``TesisFields`` base, and failures raised while
-preparing a resolver's arguments still answered as union members."""
+"""The GraphQL layer's helpers: ``mirror``, ``fields_of``, ``to_record``, the ``TesisFields``
+base, and failures raised while preparing a resolver's arguments still answered as union
+members."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import strawberry
 
-from api.graphql.mirror import mirror
+from api.graphql.mirror import fields_of, mirror, to_record
 from api.graphql.references import ReferenceType
 from api.graphql.schema import schema
 from api.graphql.tesis import TesisFields
@@ -45,6 +47,49 @@ def test_mirror_reads_each_field_from_the_first_source_that_has_it() -> None:
 def test_mirror_prefers_the_given_fields() -> None:
     built = mirror(_Pair, _Named("a", ()), size=7, tags=["t"])
     assert (built.name, built.tags, built.size) == ("a", ["t"], 7)
+
+
+def test_fields_of_declares_a_record_s_fields_in_order_tuples_as_lists() -> None:
+    assert fields_of(_Named) == {"name": str, "tags": list[str]}
+    assert fields_of(_Sized, without=("size",)) == {"name": str}
+    assert list(fields_of(_Sized, "name", "size")) == ["size", "name"]  # the record's order
+
+
+@strawberry.type
+class _Declared:
+    __annotations__ = fields_of(_Named)
+    name: str = strawberry.field(description="Retyped or described in place.")
+
+
+def test_a_type_declared_by_fields_of_keeps_the_record_s_order() -> None:
+    fields = _Declared.__strawberry_definition__.fields  # type: ignore[attr-defined]
+    assert [(f.python_name, f.description) for f in fields] == [
+        ("name", "Retyped or described in place."),
+        ("tags", None),
+    ]
+
+
+class _Color(Enum):
+    RED = "red"
+
+
+@dataclass
+class _Request:
+    name: str
+    color: str | None = None
+    size: int = 1
+
+
+@dataclass
+class _Input:
+    name: str
+    color: _Color
+    tags: list[str]
+
+
+def test_to_record_reads_same_named_fields_as_enum_values_and_keeps_defaults() -> None:
+    assert to_record(_Request, _Input("a", _Color.RED, [])) == _Request("a", "red", 1)
+    assert to_record(_Request, _Input("a", _Color.RED, []), size=3).size == 3
 
 
 def _fields(type_name: str) -> list[str]:
