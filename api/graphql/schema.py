@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import traceback
@@ -43,6 +44,13 @@ CACHED_DOCUMENTS = 256
 _log = logging.getLogger("vigencia.requests")
 _SUGGESTION = re.compile(r"\s*Did you mean [^?]*\?")
 _STRAWBERRY_RULES = (MaybeNullValidationRule, OneOfInputValidationRule)
+
+
+def _without_suggestion(error: GraphQLError) -> GraphQLError:
+    """The same error without its "Did you mean ...?" (which would reveal the schema)."""
+    quiet = copy.copy(error)
+    quiet.message = _SUGGESTION.sub("", error.message)
+    return quiet
 
 
 class _ValidationResults:
@@ -145,20 +153,7 @@ class MaskAndHideSuggestions(MaskErrors):
         processed = super()._process_errors(errors)
         if not self.hide_suggestions:
             return processed
-        return [
-            GraphQLError(
-                _SUGGESTION.sub("", e.message),
-                nodes=e.nodes,
-                source=e.source,
-                positions=e.positions,
-                path=e.path,
-                original_error=e.original_error,
-                extensions=e.extensions,
-            )
-            if "Did you mean" in e.message
-            else e
-            for e in processed
-        ]
+        return [_without_suggestion(e) if "Did you mean" in e.message else e for e in processed]
 
 
 class VigenciaSchema(strawberry.Schema):

@@ -43,10 +43,18 @@ class EvalConfig:
     alpha: float | None = None
     profile: Profile | None = None
     mode: RetrievalMode | None = None
-    rules: bool = True
+    apply_rules: bool = True
     rules_mode: RulesMode | None = None
     gate: bool = True
     baseline: bool = False
+
+    def request(self, query: str, top_k: int) -> SearchRequest:
+        """The search this configuration runs for ``query`` (same field names)."""
+        return SearchRequest(query=query, top_k=top_k, **{n: getattr(self, n) for n in _ASKED})
+
+
+# The EvalConfig fields a SearchRequest takes as they are.
+_ASKED = ("recency_weight", "alpha", "profile", "mode", "apply_rules", "rules_mode", "gate")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +86,19 @@ def default_configs() -> list[EvalConfig]:
     """The configured ranking, each of its parts switched off, and plain baselines."""
     return [
         EvalConfig("configured (gate, same-point rules, recency)"),
-        EvalConfig("  without the vigencia rules", rules=False),
+        EvalConfig("  without the vigencia rules", apply_rules=False),
         EvalConfig("  without recency (w=0)", recency_weight=0.0),
         EvalConfig("  without the relevance gate", gate=False),
         EvalConfig("  seed 000's literal rules", rules_mode="literal"),
-        EvalConfig("hybrid, w=0, no rules, no gate", 0.0, rules=False, gate=False, baseline=True),
-        EvalConfig("vector only, w=0", 0.0, mode="vector", rules=False, gate=False, baseline=True),
-        EvalConfig("BM25 only, w=0", 0.0, mode="lexical", rules=False, gate=False, baseline=True),
+        EvalConfig(
+            "hybrid, w=0, no rules, no gate", 0.0, apply_rules=False, gate=False, baseline=True
+        ),
+        EvalConfig(
+            "vector only, w=0", 0.0, mode="vector", apply_rules=False, gate=False, baseline=True
+        ),
+        EvalConfig(
+            "BM25 only, w=0", 0.0, mode="lexical", apply_rules=False, gate=False, baseline=True
+        ),
         EvalConfig(
             "seed 000 on raw cosine",
             0.3,
@@ -136,17 +150,7 @@ def run_config(
 ) -> list[SearchResult]:
     return [
         service.search(
-            SearchRequest(
-                query=j.query,
-                top_k=2 * k,
-                recency_weight=config.recency_weight,
-                alpha=config.alpha,
-                profile=config.profile,
-                mode=config.mode,
-                apply_rules=config.rules,
-                rules_mode=config.rules_mode,
-                gate=config.gate,
-            ),
+            config.request(j.query, 2 * k),
             vector,
         )
         for j, vector in zip(judgements, vectors, strict=True)
