@@ -17,6 +17,7 @@ from weaviate.util import generate_uuid5
 
 from api.core.models import Filters, Tesis, Validity
 from api.errors import StoreError
+from api.store.base import ListQuery, VectorQuery
 from api.store.weaviate_schema import _to_passage, _to_tesis, chunk_object, tesis_object
 from api.store.weaviate_store import WeaviateStore
 from tests.store.conftest_weaviate import (
@@ -154,7 +155,7 @@ def test_vector_search_sends_vector_limit_and_filters(store, grpc_mock) -> None:
         },
     )
     filters = Filters(materias=("Penal",), anio_min=2000, anio_max=2020, tipo="Jurisprudencia")
-    hits = store.vector_search(unit(1, 0, 0, 0), filters, 7)
+    hits = store.vector_search(VectorQuery(unit(1, 0, 0, 0), filters, 7))
 
     request = grpc_mock.requests("Search")[-1]
     assert request.collection == "TestChunk" and request.limit == 7
@@ -174,7 +175,9 @@ def test_vector_search_sends_vector_limit_and_filters(store, grpc_mock) -> None:
 
 
 def test_unlimited_vector_search_is_bounded_and_thresholded(store, grpc_mock) -> None:
-    store.vector_search(unit(0, 1, 0, 0), Filters(epocas=("A", "B"), registros=(1, 2)), None, 0.8)
+    store.vector_search(
+        VectorQuery(unit(0, 1, 0, 0), Filters(epocas=("A", "B"), registros=(1, 2)), None, 0.8)
+    )
     request = grpc_mock.requests("Search")[-1]
     assert request.limit == store.max_results
     assert request.near_vector.distance == pytest.approx(0.2)
@@ -199,7 +202,7 @@ def test_bm25_request_and_client_side_cosine(store, grpc_mock) -> None:
 
 
 def test_list_tesis_sorts_by_date_then_registro(store, grpc_mock) -> None:
-    store.list_tesis(Filters(instancia="Pleno"), "DESC", 10, offset=20)
+    store.list_tesis(ListQuery(Filters(instancia="Pleno"), "DESC", 10, offset=20))
     request = grpc_mock.requests("Search")[-1]
     assert request.collection == "TestTesis" and (request.limit, request.offset) == (10, 20)
     assert [(list(s.path), s.ascending) for s in request.sort_by] == [
@@ -250,7 +253,7 @@ def test_wrong_dimensions_raise_before_any_request(store, grpc_mock) -> None:
     with pytest.raises(StoreError, match="vectors shape"):
         store.upsert([bad])
     with pytest.raises(StoreError, match="dimensions"):
-        store.vector_search(unit(1, 0, 0), Filters(), 3)
+        store.vector_search(VectorQuery(unit(1, 0, 0), Filters(), 3))
     assert grpc_mock.calls == []
 
 
@@ -342,7 +345,7 @@ def test_grpc_failure_becomes_store_error(store, grpc_mock) -> None:
 
     grpc_mock.replies["Search"] = fail
     with pytest.raises(StoreError, match=r"vector search failed.*read-only") as info:
-        store.vector_search(unit(1, 0, 0, 0), Filters(), 3)
+        store.vector_search(VectorQuery(unit(1, 0, 0, 0), Filters(), 3))
     assert isinstance(info.value.__cause__, WeaviateBaseError)
 
 
