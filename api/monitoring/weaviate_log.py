@@ -165,7 +165,7 @@ class WeaviateSearchLog(WeaviateResource, LogBackend):
         self._insert(SEARCH_LOG, log_object(entry), "log entry")
         return entry.id
 
-    def _store_feedback(self, feedback: Feedback) -> Feedback:
+    def add_feedback(self, feedback: Feedback) -> Feedback:
         entry = self.get(feedback.log_id)
         if entry is None:
             raise UnknownEntry(feedback.log_id)

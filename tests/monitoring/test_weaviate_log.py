@@ -15,7 +15,7 @@ from pytest_httpserver import HTTPServer
 from weaviate.exceptions import WeaviateBaseError
 from weaviate.proto.v1 import batch_delete_pb2, batch_pb2
 
-from api.core.monitoring import entry_to_dict
+from api.core.monitoring import Feedback, entry_to_dict
 from api.errors import LogError, UnknownEntry
 from api.monitoring.weaviate_log import WeaviateSearchLog, entry_uuid, feedback_uuid
 from tests.monitoring.builders import NOW, log_entry, logged_hit
@@ -143,7 +143,7 @@ def test_recent_sorts_by_time_filters_and_maps_payload_and_feedback(log, grpc_mo
 
 def test_feedback_needs_the_entry_and_copies_its_timestamp(log, grpc_mock) -> None:
     with pytest.raises(UnknownEntry):
-        log.add_feedback("missing", 1, True)
+        log.add_feedback(Feedback("missing", 1, True, None, NOW))
     lookup = grpc_mock.requests("Search")[-1]
     assert lookup.collection == "TestSearchLog" and lookup.limit == 1
     entry = log_entry([logged_hit(7, 2021)], log_id="abc")
@@ -151,7 +151,7 @@ def test_feedback_needs_the_entry_and_copies_its_timestamp(log, grpc_mock) -> No
     grpc_mock.replies["Search"] = lambda r, c: (
         entries(r, c) if r.collection == "TestSearchLog" else nothing(r, c)
     )
-    log.add_feedback("abc", 7, False, "no aplica", at=NOW + timedelta(minutes=3))
+    log.add_feedback(Feedback("abc", 7, False, "no aplica", NOW + timedelta(minutes=3)))
     [obj] = grpc_mock.requests("BatchObjects")[-1].objects
     assert obj.collection == "TestFeedback" and obj.uuid == feedback_uuid("abc", 7)
     fields = obj.properties.non_ref_properties
