@@ -10,7 +10,7 @@ its lines, after the model's own summary.
 
 Example::
 
-    judge = LLMJudge(OpenAIChat(url, model), timeout=20)
+    judge = LLMJudge(OpenAIChat(OpenAIEndpoint(url, model)), timeout=20)
     result = judge.judge("suspensión provisional en amparo indirecto", hits)
     result.items[0].span, result.items[0].score, result.items[0].matched_by, result.warnings
 """

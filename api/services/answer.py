@@ -7,7 +7,7 @@ The mode says truthfully what produced the text: ``RAG`` (the LLM answered from 
 
 Example::
 
-    answer = answer_question("¿Procede la suspensión?", refs, OpenAIChat(url, model))
+    answer = answer_question("¿Procede la suspensión?", refs, OpenAIChat(OpenAIEndpoint(url, model)))
     answer.mode, answer.text, answer.citation_check.phantom, answer.llm_error
     for kind, payload in stream_answer(question, refs, llm):
         ...  # ("references", refs), ("delta", text)..., [("replace", text)],

