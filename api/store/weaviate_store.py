@@ -19,7 +19,12 @@ from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.errors import StoreError
 from api.store.base import GroupBy, ListQuery, TesisEntry, UpsertResult, VectorQuery
-from api.store.weaviate_connection import WeaviateResource, create_missing, vendor_errors
+from api.store.weaviate_connection import (
+    WeaviateResource,
+    WeaviateTarget,
+    create_missing,
+    vendor_errors,
+)
 from api.store.weaviate_schema import (
     CHUNK,
     TESIS,
@@ -64,29 +69,17 @@ class WeaviateStore(WeaviateResource):
 
     Usage::
 
-        store = WeaviateStore("http://localhost:8080", grpc_port=50051)
+        store = WeaviateStore(WeaviateTarget("http://localhost:8080", grpc_port=50051))
         store.upsert(entries)
         hits = store.vector_search(VectorQuery(query_vector, Filters(materias=("Penal",)), 20))
         store.close()
     """
 
-    def __init__(
-        self,
-        url: str,
-        grpc_port: int = 50051,
-        api_key: str | None = None,
-        prefix: str = "Vigencia",
-        dim: int = 384,
-        max_results: int = 10_000,
-    ) -> None:
-        super().__init__(url, grpc_port, api_key, prefix)
+    def __init__(self, target: WeaviateTarget, dim: int = 384) -> None:
+        super().__init__(target)  # limit=None searches return at most target.max_results
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
-        if max_results < 1:
-            raise ValueError(f"max_results must be >= 1, got {max_results}")
         self.dim = dim
-        # limit=None searches return at most this many (the server's QUERY_MAXIMUM_RESULTS).
-        self.max_results = max_results
 
     # --- connection
 

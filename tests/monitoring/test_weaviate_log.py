@@ -18,6 +18,7 @@ from weaviate.proto.v1 import batch_delete_pb2, batch_pb2
 from api.core.monitoring import Feedback, entry_to_dict
 from api.errors import LogError, UnknownEntry
 from api.monitoring.weaviate_log import WeaviateSearchLog, entry_uuid, feedback_uuid
+from api.store.weaviate_connection import WeaviateTarget
 from tests.monitoring.builders import NOW, log_entry, logged_hit
 from tests.store.conftest_weaviate import (
     RecordingWeaviate,
@@ -29,9 +30,8 @@ from tests.store.conftest_weaviate import (
 
 
 def make_log(httpserver: HTTPServer, grpc_mock: RecordingWeaviate) -> WeaviateSearchLog:
-    return WeaviateSearchLog(
-        httpserver.url_for("").rstrip("/"), grpc_port=grpc_mock.port, prefix="Test"
-    )
+    url = httpserver.url_for("").rstrip("/")
+    return WeaviateSearchLog(WeaviateTarget(url, grpc_port=grpc_mock.port, prefix="Test"))
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_constructing_does_not_connect(httpserver, grpc_mock) -> None:
 )
 def test_invalid_arguments_name_the_parameter(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        WeaviateSearchLog(**kwargs)
+        WeaviateSearchLog(WeaviateTarget(**kwargs))
 
 
 def test_first_call_creates_two_collections_without_vectors(log, httpserver) -> None:
@@ -183,7 +183,7 @@ def test_grpc_failure_becomes_log_error(log, grpc_mock) -> None:
 
 
 def test_unreachable_server_is_a_log_error_and_degraded_health() -> None:
-    log = WeaviateSearchLog(f"http://127.0.0.1:{free_port()}", grpc_port=free_port())
+    log = WeaviateSearchLog(WeaviateTarget(f"http://127.0.0.1:{free_port()}", free_port()))
     with pytest.raises(LogError):
         log.append(log_entry([logged_hit(1, 2021)]))
     health = log.health()

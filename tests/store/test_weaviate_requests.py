@@ -18,6 +18,7 @@ from weaviate.util import generate_uuid5
 from api.core.models import Filters, Tesis, Validity
 from api.errors import StoreError
 from api.store.base import ListQuery, VectorQuery
+from api.store.weaviate_connection import WeaviateTarget
 from api.store.weaviate_schema import _to_passage, _to_tesis, chunk_object, tesis_object
 from api.store.weaviate_store import WeaviateStore
 from tests.store.conftest_weaviate import (
@@ -33,7 +34,7 @@ from tests.store.contract import DIM, entry, unit
 
 def make_store(httpserver: HTTPServer, grpc_mock: RecordingWeaviate) -> WeaviateStore:
     url = httpserver.url_for("").rstrip("/")
-    return WeaviateStore(url, grpc_port=grpc_mock.port, prefix="Test", dim=DIM)
+    return WeaviateStore(WeaviateTarget(url, grpc_port=grpc_mock.port, prefix="Test"), dim=DIM)
 
 
 @pytest.fixture
@@ -66,12 +67,14 @@ def test_constructing_does_not_connect(
     [
         ({"url": "localhost:8080"}, "url"),
         ({"url": "http://x", "prefix": "bad-prefix"}, "prefix"),
+        ({"url": "http://x", "max_results": 0}, "max_results"),
         ({"url": "http://x", "dim": 0}, "dim"),
     ],
 )
 def test_invalid_arguments_name_the_parameter(kwargs: dict[str, Any], message: str) -> None:
+    dim = kwargs.pop("dim", DIM)
     with pytest.raises(ValueError, match=message):
-        WeaviateStore(**kwargs)
+        WeaviateStore(WeaviateTarget(**kwargs), dim=dim)
 
 
 def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserver) -> None:
@@ -358,7 +361,7 @@ def test_schema_rejection_becomes_store_error(httpserver, grpc_mock) -> None:
 
 
 def test_unreachable_server_becomes_store_error_and_degraded_health() -> None:
-    store = WeaviateStore(f"http://127.0.0.1:{free_port()}", grpc_port=free_port(), dim=DIM)
+    store = WeaviateStore(WeaviateTarget(f"http://127.0.0.1:{free_port()}", free_port()), DIM)
     with pytest.raises(StoreError) as info:
         store.get_tesis([1])
     assert isinstance(info.value.__cause__, WeaviateBaseError)
