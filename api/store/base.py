@@ -28,6 +28,10 @@ class PassageFields(TypedDict):
     partial: bool
 
 
+# The tesis text fields a ``Passage`` does not repeat: both stores keep them under these names.
+TESIS_TEXTS = ("texto", "organo", "precedentes")
+
+
 @dataclass(frozen=True, slots=True)
 class TesisEntry:
     """What ``upsert`` writes for one tesis: the record, its chunks and their vectors."""
