@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from api.embeddings.base import Embedder
 from api.embeddings.cache import CachedEmbedder, EmbeddingCache
 from api.llm.base import LLM
-from api.llm.openai_http import OpenAIEndpoint
 from api.monitoring.log_base import SearchLog
 from api.settings import Settings
 from api.store.base import VectorStore
@@ -118,6 +117,7 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
     inner: Embedder
     if settings.embedder == "openai":
         from api.embeddings.openai_embedder import OpenAIEmbedder
+        from api.llm.openai_http import OpenAIEndpoint
 
         assert settings.embedding_base_url is not None  # checked by Settings
         inner = OpenAIEmbedder(
@@ -147,6 +147,7 @@ def build_llm(settings: Settings) -> LLM | None:
     if not settings.llm_base_url:
         return None
     from api.llm.openai_chat import OpenAIChat
+    from api.llm.openai_http import OpenAIEndpoint
 
     return OpenAIChat(
         OpenAIEndpoint(

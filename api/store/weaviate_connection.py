@@ -109,8 +109,8 @@ def connect(url: str, grpc_port: int, api_key: str | None) -> weaviate.WeaviateC
 class WeaviateResource:
     """Collections on one Weaviate server, connected lazily and shared by every call.
 
-    Connects to ``target`` on first use (under a lock), creates the collections the subclass declares,
-    and reconnects after ``close()``. Subclasses say how vendor failures are re-raised
+    Connects to its ``WeaviateTarget`` on first use (under a lock), creates the collections
+    the subclass declares, and reconnects after ``close()``. Subclasses say how vendor failures are re-raised
     (``_errors``), which collections they own and how ``health`` names them.
     """
 
