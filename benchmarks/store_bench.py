@@ -23,6 +23,7 @@ from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError
 from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.settings import PROJECT_ROOT, Settings
+from api.store.base import VectorQuery
 from api.store.embedded import EmbeddedStore
 from benchmarks.queries import query_vectors, questions
 from benchmarks.stats import summarize
@@ -75,7 +76,7 @@ def retriever_latency(
     vector_ms, lexical_ms = [], []
     for text, vector in zip(texts, vectors, strict=True):
         started = time.perf_counter()
-        store.vector_search(vector, filters, FLOOR_TOP)
+        store.vector_search(VectorQuery(vector, filters, FLOOR_TOP))
         vector_ms.append(_ms(started))
         started = time.perf_counter()
         store.lexical_search(text, vector, filters, FLOOR_TOP)
@@ -102,10 +103,10 @@ def vector_recall(
     ann = index.ann
     shares = []
     for vector in vectors:
-        got = store.vector_search(vector, filters, k)
+        got = store.vector_search(VectorQuery(vector, filters, k))
         index.ann = None
         try:
-            want = store.vector_search(vector, filters, k)
+            want = store.vector_search(VectorQuery(vector, filters, k))
         finally:
             index.ann = ann
         key = {(h.passage.registro, h.passage.chunk.index) for h in want}
@@ -171,14 +172,16 @@ def run(n_chunks: int, n_queries: int, profile: bool) -> dict[str, Any]:
     vectors = query_vectors(n_queries)
     started = time.perf_counter()
     first = open_store(built.path)  # maps the saved columns, or builds and saves them
-    first.vector_search(vectors[0], Filters(), 1)
+    first.vector_search(VectorQuery(vectors[0], Filters(), 1))
     first_open_s, index_built = time.perf_counter() - started, first.rebuilds > 0
     first.close()
     del first
     rss_before = rss_bytes()
     started = time.perf_counter()
     store = open_store(built.path)
-    store.vector_search(vectors[0], Filters(), 1)  # maps (or loads) matrix and postings
+    store.vector_search(
+        VectorQuery(vectors[0], Filters(), 1)
+    )  # maps (or loads) matrix and postings
     load_s = time.perf_counter() - started
     rss_loaded = rss_bytes()
     peak_loaded = peak_rss_bytes()

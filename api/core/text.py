@@ -60,3 +60,15 @@ def ends_mid_sentence(text: str) -> bool:
     """True when ``text`` stops without closing its last sentence (cut in its source)."""
     stripped = text.rstrip()
     return bool(stripped) and not stripped.endswith(_TEXT_ENDINGS)
+
+
+def unencodable_at(text: str) -> int | None:
+    """Index of the first character UTF-8 cannot encode (a lone surrogate, JSON ``"\\ud800"``),
+    or None when all of ``text`` can be stored and sent."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None

@@ -9,24 +9,20 @@ import numpy as np
 
 from api.embeddings.base import TextKind, Vectors, normalize_rows
 from api.errors import EmbedderError
-from api.llm.openai_http import openai_client
+from api.llm.openai_http import OpenAIEndpoint
 
 
 class OpenAIEmbedder:
     def __init__(
         self,
-        base_url: str,
-        model: str,
-        api_key: str | None = None,
+        endpoint: OpenAIEndpoint,
         dim: int = 384,
-        timeout: float = 30.0,
         batch_size: int = 64,
         query_prefix: str = "",
         passage_prefix: str = "",
-        transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self._client = openai_client(base_url, api_key, timeout, transport)
-        self._model = model
+        self._client = endpoint.client()
+        self._model = endpoint.model
         self._dim = dim
         self._batch_size = batch_size
         self._prefix = {"query": query_prefix, "passage": passage_prefix}

@@ -12,6 +12,8 @@ from typing import Any
 
 from graphql import DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode, VariableNode
 
+from api.core.text import unencodable_at
+
 # (root field, argument) whose values are validated record by record downstream.
 PER_RECORD = {("ingestTesis", "records")}
 
@@ -19,13 +21,7 @@ PER_RECORD = {("ingestTesis", "records")}
 def unencodable_path(value: Any, path: str) -> str | None:
     """The path of the first string in ``value`` that UTF-8 cannot encode, or None."""
     if isinstance(value, str):
-        if value.isascii():
-            return None
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return path
-        return None
+        return None if unencodable_at(value) is None else path
     if isinstance(value, list):
         for i, item in enumerate(value):
             found = unencodable_path(item, f"{path}[{i}]")

@@ -10,7 +10,7 @@ from typing import Any
 from api.core.epocas import canonical_epoca, epoca_for_date, epoca_matches_year
 from api.core.intent import MATERIAS as CANONICAL_MATERIAS
 from api.core.models import IngestWarning, Rejection, Tesis, TesisTipo
-from api.core.text import ends_mid_sentence
+from api.core.text import ends_mid_sentence, unencodable_at
 from api.errors import InvalidField
 
 MIN_YEAR = 1871  # Primera Época
@@ -46,24 +46,16 @@ def _text(raw: dict[str, Any], key: str) -> str:
     limit = MAX_TEXT_CHARS.get(key, MAX_OTHER_CHARS)
     if len(value) > limit:
         raise InvalidField(key, f"{len(value)} characters, at most {limit}")
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:  # a lone surrogate, e.g. JSON "\ud800"
-            raise InvalidField(key, f"not valid Unicode at character {exc.start}") from exc
+    bad = unencodable_at(value)
+    if bad is not None:
+        raise InvalidField(key, f"not valid Unicode at character {bad}")
     return value.replace("\r\n", "\n").strip()
 
 
 def _unencodable(value: object) -> bool:
     """A string anywhere in ``value`` that UTF-8 cannot encode (a lone surrogate)."""
     if isinstance(value, str):
-        if value.isascii():
-            return False
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
+        return unencodable_at(value) is not None
     if isinstance(value, list):
         return any(_unencodable(v) for v in value)
     if isinstance(value, dict):

@@ -10,7 +10,7 @@ its lines, after the model's own summary.
 
 Example::
 
-    judge = LLMJudge(OpenAIChat(url, model), timeout=20)
+    judge = LLMJudge(OpenAIChat(OpenAIEndpoint(url, model)), timeout=20)
     result = judge.judge("suspensión provisional en amparo indirecto", hits)
     result.items[0].span, result.items[0].score, result.items[0].matched_by, result.warnings
 """
@@ -32,15 +32,14 @@ from api.errors import JudgeFormatError, LLMError, LLMTimeout
 from api.judge.models import (
     MAX_SCALE,
     SUPERSEDED_CAP,
+    ChunkJudge,
     JudgedFragment,
     JudgedItem,
     JudgeReply,
     JudgeResult,
     MatchedBy,
     best_fragments_summary,
-    input_order,
     legal_score,
-    spans_summary,
 )
 from api.llm.base import LLM, Message
 
@@ -225,8 +224,10 @@ def _overlapping(hits: Sequence[Hit], candidates: list[int], start: int, end: in
     return best if overlap(best) > 0 else None
 
 
-class LLMJudge:
+class LLMJudge(ChunkJudge):
     """Re-scores chunk hits with an LLM; see the module docstring."""
+
+    kind = "llm"
 
     def __init__(self, llm: LLM, timeout: float | None = 30.0) -> None:
         if timeout is not None and timeout <= 0:
@@ -234,9 +235,7 @@ class LLMJudge:
         self.llm = llm
         self.timeout = timeout
 
-    def judge(self, query: str, hits: Sequence[Hit], summary: bool = True) -> JudgeResult:
-        if not hits:
-            return JudgeResult([], spans_summary([]), judge="llm")
+    def _judge(self, query: str, hits: Sequence[Hit], summary: bool) -> JudgeResult:
         try:
             messages = build_judge_messages(query, hits, summary=summary)
             raw = self.llm.complete(messages, timeout=self.timeout)
@@ -263,30 +262,13 @@ class LLMJudge:
         ranked = [items[i] for i in order]
         own = reply.summary.strip() if summary else ""
         paragraph = " ".join(s for s in (own, best_fragments_summary(ranked)) if s)
-        return JudgeResult(ranked, paragraph, warnings, None, "llm")
-
-    @staticmethod
-    def _unjudged(hits: Sequence[Hit], error: str) -> JudgeResult:
-        return JudgeResult(input_order(hits), "", [], error, "llm")
+        return JudgeResult(ranked, paragraph, warnings, None, self.kind)
 
 
 def _judged(hit: Hit, verdict: _Verdict | None) -> JudgedFragment:
-    chunk = hit.passage.chunk
     if verdict is None:
-        return JudgedFragment(
-            hit.registro, chunk.index, chunk.start_line, chunk.end_line, 0.0, "", "none"
-        )
+        return JudgedFragment.of(hit, 0.0, "", "none")
     relevance, reason, matched_by = verdict
-    score = legal_score(relevance, hit)
     if loses_force(hit.status):
         reason = f"{reason} ({hit.status.estado}: máximo {SUPERSEDED_CAP})".strip()
-    return JudgedFragment(
-        hit.registro,
-        chunk.index,
-        chunk.start_line,
-        chunk.end_line,
-        score,
-        reason,
-        matched_by,
-        raw_score=relevance,
-    )
+    return JudgedFragment.of(hit, legal_score(relevance, hit), reason, matched_by, relevance)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -81,6 +81,28 @@ class JudgedFragment:
         )
         return f"registro {self.registro}, líneas {lines}"
 
+    @classmethod
+    def of(
+        cls,
+        hit: Hit,
+        score: float,
+        reason: str,
+        matched_by: MatchedBy,
+        raw_score: float | None = None,
+    ) -> JudgedFragment:
+        """The verdict on ``hit``'s chunk (registro and lines taken from the hit)."""
+        chunk = hit.passage.chunk
+        return cls(
+            hit.registro,
+            chunk.index,
+            chunk.start_line,
+            chunk.end_line,
+            score,
+            reason,
+            matched_by,
+            raw_score,
+        )
+
 
 @dataclass
 class JudgeResult:
@@ -121,18 +143,26 @@ def legal_notes(hit: Hit) -> str:
 
 def input_order(hits: Sequence[Hit]) -> list[JudgedFragment]:
     """The hits unjudged, as given, keeping their retrieval scores (for errors)."""
-    return [
-        JudgedFragment(
-            h.registro,
-            h.passage.chunk.index,
-            h.passage.chunk.start_line,
-            h.passage.chunk.end_line,
-            h.score.final_score,
-            "",
-            "none",
-        )
-        for h in hits
-    ]
+    return [JudgedFragment.of(h, h.score.final_score, "", "none") for h in hits]
+
+
+class ChunkJudge:
+    """What both judges share: no hits, nothing to judge; on a failure, the hits unjudged.
+
+    Subclasses name their ``kind`` and judge a non-empty list in ``_judge``."""
+
+    kind: ClassVar[JudgeKind]
+
+    def judge(self, query: str, hits: Sequence[Hit], summary: bool = True) -> JudgeResult:
+        if not hits:
+            return JudgeResult([], spans_summary([]), judge=self.kind)
+        return self._judge(query, hits, summary)
+
+    def _judge(self, query: str, hits: Sequence[Hit], summary: bool) -> JudgeResult:
+        raise NotImplementedError
+
+    def _unjudged(self, hits: Sequence[Hit], error: str) -> JudgeResult:
+        return JudgeResult(input_order(hits), "", [], error, self.kind)
 
 
 def spans_summary(items: Sequence[JudgedFragment], top: int = 3) -> str:

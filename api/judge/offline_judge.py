@@ -21,21 +21,23 @@ from api.core.text import analyze
 from api.embeddings.base import Embedder
 from api.errors import EmbedderError
 from api.judge.models import (
+    ChunkJudge,
     JudgedFragment,
     JudgeResult,
-    input_order,
     legal_notes,
     legal_score,
     spans_summary,
 )
 
 
-class OfflineJudge:
+class OfflineJudge(ChunkJudge):
     """``relevance = (1 - w) * max(cosine, 0) + w * overlap``, then the legal rules.
 
     ``overlap`` is the share of the query's terms (accent-folded, stopword-free, stemmed)
     found in the fragment; ``w`` is ``lexical_weight``.
     """
+
+    kind = "offline"
 
     def __init__(self, embedder: Embedder, lexical_weight: float = 0.3) -> None:
         if not 0.0 <= lexical_weight <= 1.0:
@@ -43,15 +45,13 @@ class OfflineJudge:
         self.embedder = embedder
         self.lexical_weight = lexical_weight
 
-    def judge(self, query: str, hits: Sequence[Hit], summary: bool = True) -> JudgeResult:
-        if not hits:
-            return JudgeResult([], spans_summary([]), judge="offline")
+    def _judge(self, query: str, hits: Sequence[Hit], summary: bool) -> JudgeResult:
         texts = [hit.passage.chunk.text for hit in hits]
         try:
             query_vector = self.embedder.embed([query], "query")[0]
             cosines = self.embedder.embed(texts, "passage") @ query_vector
         except EmbedderError as exc:
-            return JudgeResult(input_order(hits), "", [], f"embedder: {exc}", "offline")
+            return self._unjudged(hits, f"embedder: {exc}")
         terms = set(analyze(query))
         items = [
             self._judged(hit, float(np.clip(cosine, 0.0, 1.0)), terms)
@@ -59,24 +59,14 @@ class OfflineJudge:
         ]
         order = sorted(range(len(items)), key=lambda i: (-items[i].score, i))
         ranked = [items[i] for i in order]
-        return JudgeResult(ranked, spans_summary(ranked), [], None, "offline")
+        return JudgeResult(ranked, spans_summary(ranked), [], None, self.kind)
 
     def _judged(self, hit: Hit, cosine: float, query_terms: set[str]) -> JudgedFragment:
         found = query_terms & set(analyze(hit.passage.chunk.text))
         overlap = len(found) / len(query_terms) if query_terms else 0.0
         relevance = (1 - self.lexical_weight) * cosine + self.lexical_weight * overlap
-        chunk = hit.passage.chunk
         reason = (
             f"similitud {cosine:.2f}; términos de la consulta presentes "
             f"{len(found)}/{len(query_terms)}; {legal_notes(hit)}"
         )
-        return JudgedFragment(
-            hit.registro,
-            chunk.index,
-            chunk.start_line,
-            chunk.end_line,
-            legal_score(relevance, hit),
-            reason,
-            "span",
-            raw_score=relevance,
-        )
+        return JudgedFragment.of(hit, legal_score(relevance, hit), reason, "span", relevance)

@@ -2,7 +2,7 @@
 
 Example::
 
-    llm = OpenAIChat("http://localhost:11434/v1", "qwen2.5:7b-instruct")
+    llm = OpenAIChat(OpenAIEndpoint("http://localhost:11434/v1", "qwen2.5:7b-instruct"))
     llm.complete([{"role": "user", "content": "Hola"}], timeout=10)
     for piece in llm.stream(messages):  # SSE: 'data: {...}' lines, then 'data: [DONE]'
         print(piece, end="")
@@ -19,27 +19,20 @@ import httpx
 
 from api.errors import LLMError, LLMTimeout
 from api.llm.base import Message
-from api.llm.openai_http import openai_client
+from api.llm.openai_http import OpenAIEndpoint
 
 _ERROR_EXCERPT = 300
 
 
 class OpenAIChat:
     def __init__(
-        self,
-        base_url: str,
-        model: str,
-        api_key: str | None = None,
-        timeout: float = 30.0,
-        temperature: float = 0.0,
-        transport: httpx.BaseTransport | None = None,
-        max_tokens: int | None = None,
+        self, endpoint: OpenAIEndpoint, temperature: float = 0.0, max_tokens: int | None = None
     ) -> None:
-        if timeout <= 0:
-            raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
-        self._client = openai_client(base_url, api_key, timeout, transport)
-        self._model = model
-        self._timeout = timeout
+        if endpoint.timeout <= 0:
+            raise ValueError(f"timeout must be > 0 seconds, got {endpoint.timeout}")
+        self._client = endpoint.client()
+        self._model = endpoint.model
+        self._timeout = endpoint.timeout
         self._temperature = temperature
         self._max_tokens = max_tokens
 

@@ -1,8 +1,26 @@
-"""The HTTP client for any OpenAI-compatible endpoint (chat completions and embeddings)."""
+"""Where an OpenAI-compatible endpoint is (chat completions and embeddings) and its client."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import httpx
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAIEndpoint:
+    """An OpenAI-compatible server, the model asked for there, and how to reach it.
+
+    ``transport`` replaces the network (tests)."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    timeout: float = 30.0
+    transport: httpx.BaseTransport | None = None
+
+    def client(self) -> httpx.Client:
+        return openai_client(self.base_url, self.api_key, self.timeout, self.transport)
 
 
 def openai_client(

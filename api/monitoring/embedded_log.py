@@ -131,7 +131,7 @@ class EmbeddedSearchLog(LogBackend):
             )
         return entry.id
 
-    def _store_feedback(self, feedback: Feedback) -> Feedback:
+    def add_feedback(self, feedback: Feedback) -> Feedback:
         log_id, moment = feedback.log_id, _ts(feedback.timestamp)
         with self._guard("store feedback"), self._db_tx() as db:
             if db.execute("SELECT 1 FROM search_log WHERE id = ?", (log_id,)).fetchone() is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Protocol
 
 from api.core.monitoring import Feedback, LogEntry, entry_from_dict
@@ -44,16 +44,10 @@ class SearchLog(Protocol):
         """One entry with its feedback, or None."""
         ...
 
-    def add_feedback(
-        self,
-        log_id: str,
-        registro: int,
-        useful: bool,
-        comment: str | None = None,
-        at: datetime | None = None,
-    ) -> Feedback:
+    def add_feedback(self, feedback: Feedback) -> Feedback:
         """Record a verdict on one registro of an entry; a later verdict on the same
-        (entry, registro) replaces the earlier one. Raises ``UnknownEntry``."""
+        (entry, registro) replaces the earlier one. Raises ``UnknownEntry``; returns the
+        verdict as stored."""
         ...
 
     def feedback_for(self, log_ids: Sequence[str] | None = None) -> list[Feedback]:
@@ -80,27 +74,8 @@ def oldest_first(feedback: Iterable[Feedback]) -> list[Feedback]:
 
 
 class LogBackend:
-    """The shared half of a backend: ``add_feedback``'s defaults and decoding stored entries.
-
-    Subclasses store one verdict (``_store_feedback``) and read feedback (``feedback_for``).
-    """
-
-    def add_feedback(
-        self,
-        log_id: str,
-        registro: int,
-        useful: bool,
-        comment: str | None = None,
-        at: datetime | None = None,
-    ) -> Feedback:
-        """See ``SearchLog.add_feedback``; ``at`` defaults to now."""
-        return self._store_feedback(
-            Feedback(log_id, registro, useful, comment, at or datetime.now(UTC))
-        )
-
-    def _store_feedback(self, feedback: Feedback) -> Feedback:
-        """Store it (raises ``UnknownEntry``); the verdict as stored."""
-        raise NotImplementedError
+    """The shared half of a backend: decoding stored entries with their feedback, which
+    subclasses read (``feedback_for``)."""
 
     def feedback_for(self, log_ids: Sequence[str] | None = None) -> list[Feedback]:
         raise NotImplementedError

@@ -112,23 +112,10 @@ class WeaviateSearchLog(WeaviateResource, LogBackend):
 
     Usage::
 
-        log = WeaviateSearchLog("http://localhost:8080", grpc_port=50051)
+        log = WeaviateSearchLog(WeaviateTarget("http://localhost:8080", grpc_port=50051))
         log.append(entry)
         log.recent(20)
     """
-
-    def __init__(
-        self,
-        url: str,
-        grpc_port: int = 50051,
-        api_key: str | None = None,
-        prefix: str = "Vigencia",
-        max_results: int = 10_000,
-    ) -> None:
-        super().__init__(url, grpc_port, api_key, prefix)
-        if max_results < 1:
-            raise ValueError(f"max_results must be >= 1, got {max_results}")
-        self.max_results = max_results  # most feedback objects one read returns
 
     # --- connection
 
@@ -165,7 +152,7 @@ class WeaviateSearchLog(WeaviateResource, LogBackend):
         self._insert(SEARCH_LOG, log_object(entry), "log entry")
         return entry.id
 
-    def _store_feedback(self, feedback: Feedback) -> Feedback:
+    def add_feedback(self, feedback: Feedback) -> Feedback:
         entry = self.get(feedback.log_id)
         if entry is None:
             raise UnknownEntry(feedback.log_id)

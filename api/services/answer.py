@@ -7,7 +7,7 @@ The mode says truthfully what produced the text: ``RAG`` (the LLM answered from 
 
 Example::
 
-    answer = Answerer(OpenAIChat(url, model)).answer("¿Procede la suspensión?", refs)
+    answer = Answerer(OpenAIChat(OpenAIEndpoint(url, model))).answer("¿Procede la suspensión?", refs)
     answer.mode, answer.text, answer.citation_check.phantom, answer.llm_error
     for kind, payload in Answerer(llm).stream(question, refs):
         ...  # ("references", refs), ("delta", text)..., [("replace", text)],

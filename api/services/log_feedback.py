@@ -44,7 +44,9 @@ def submit_feedback(
     if registro not in shown | set(entry.cited):
         raise InvalidRequest("registro", f"{registro} is not among the results of {log_id}")
     try:
-        return log.add_feedback(log_id, registro, useful, text or None, now or datetime.now(UTC))
+        return log.add_feedback(
+            Feedback(log_id, registro, useful, text or None, now or datetime.now(UTC))
+        )
     except UnknownEntry as exc:  # pruned in between
         raise InvalidRequest("logId", str(exc)) from exc
 

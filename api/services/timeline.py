@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from api.core.models import VIGENTE, Filters, Tesis, Validity
 from api.errors import InvalidRequest
-from api.store.base import GroupBy, SortOrder, VectorStore
+from api.store.base import GroupBy, ListQuery, SortOrder, VectorStore
 
 MAX_LIMIT = 200
 MAX_OFFSET = 100_000
@@ -34,7 +34,7 @@ def timeline(
         raise InvalidRequest("offset", f"{offset} is outside 0..{MAX_OFFSET}")
     if date_field is not None and date_field not in store.date_fields():
         raise InvalidRequest("dateField", f"{date_field!r} is not a stored extra date field")
-    tesis = store.list_tesis(filters, order, limit, offset, date_field=date_field)
+    tesis = store.list_tesis(ListQuery(filters, order, limit, offset, date_field))
     statuses = store.get_validity([t.registro for t in tesis])
     total = sum(store.count_by("tipo", filters).values())
     items = [(t, statuses.get(t.registro, VIGENTE)) for t in tesis]

@@ -28,6 +28,10 @@ class PassageFields(TypedDict):
     partial: bool
 
 
+# The tesis text fields a ``Passage`` does not repeat: both stores keep them under these names.
+TESIS_TEXTS = ("texto", "organo", "precedentes")
+
+
 @dataclass(frozen=True, slots=True)
 class TesisEntry:
     """What ``upsert`` writes for one tesis: the record, its chunks and their vectors."""
@@ -36,6 +40,29 @@ class TesisEntry:
     chunks: Sequence[Chunk]
     vectors: Vectors  # one row per chunk
     fingerprint: str  # hash of the record; unchanged records are skipped on re-ingest
+
+
+@dataclass(frozen=True, slots=True)
+class VectorQuery:
+    """Chunks by cosine to ``vector`` under ``filters``, best first; ``limit=None`` asks for
+    every chunk that passes the filters and ``min_similarity`` (the whole filtered set)."""
+
+    vector: Vectors
+    filters: Filters
+    limit: int | None
+    min_similarity: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """A page of tesis by publication date (then registro), or by the extra date
+    ``date_field`` of generic records when given (records without it last)."""
+
+    filters: Filters
+    order: SortOrder
+    limit: int
+    offset: int = 0
+    date_field: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,16 +86,8 @@ class VectorStore(Protocol):
         """Stored fingerprints of the given registros (absent ones are missing from the dict)."""
         ...
 
-    def vector_search(
-        self,
-        vector: Vectors,
-        filters: Filters,
-        limit: int | None,
-        min_similarity: float | None = None,
-    ) -> list[Candidate]:
-        """Chunks by cosine similarity, best first; ``limit=None`` returns every chunk that
-        passes the filters and ``min_similarity`` (the whole filtered set, for temporal queries).
-        """
+    def vector_search(self, query: VectorQuery) -> list[Candidate]:
+        """Chunks by cosine similarity, best first (see ``VectorQuery``)."""
         ...
 
     def lexical_search(
@@ -86,16 +105,8 @@ class VectorStore(Protocol):
         """All chunks of one tesis in order."""
         ...
 
-    def list_tesis(
-        self,
-        filters: Filters,
-        order: SortOrder,
-        limit: int,
-        offset: int = 0,
-        date_field: str | None = None,
-    ) -> list[Tesis]:
-        """Tesis sorted by publication date (then registro), filtered; by the extra date
-        ``date_field`` of generic records instead when given (records without it last)."""
+    def list_tesis(self, query: ListQuery) -> list[Tesis]:
+        """Tesis sorted and paged as ``query`` says (see ``ListQuery``)."""
         ...
 
     def date_fields(self) -> dict[str, str]:

@@ -20,7 +20,7 @@ from api.core.models import Candidate, Chunk, Filters, Passage, Tesis, Validity
 from api.core.text import analyze
 from api.embeddings.base import Vectors
 from api.errors import StoreError
-from api.store.base import GroupBy, SortOrder, TesisEntry, UpsertResult
+from api.store.base import GroupBy, ListQuery, TesisEntry, UpsertResult, VectorQuery
 from api.store.embedded_columns import FTS_WEIGHTS, ColumnCache
 from api.store.embedded_db import BUMP, StoreFile
 from api.store.embedded_index import VectorIndex
@@ -187,15 +187,9 @@ class EmbeddedStore:
     def _passages(self, rowids: Sequence[int]) -> dict[int, Passage]:
         return {row["id"]: to_passage(row) for row in self._rows_by(PASSAGE_SQL, "c.id", rowids)}
 
-    def vector_search(
-        self,
-        vector: Vectors,
-        filters: Filters,
-        limit: int | None,
-        min_similarity: float | None = None,
-    ) -> list[Candidate]:
+    def vector_search(self, query: VectorQuery) -> list[Candidate]:
         with self._file.guard("search vectors"):
-            rowids, scores = self._current_index().search(vector, filters, limit, min_similarity)
+            rowids, scores = self._current_index().search(query)
             passages = self._passages(rowids.tolist())
         return [  # a row deleted since the columns were built has no passage: skipped
             Candidate(passages[r], float(s))
@@ -268,29 +262,23 @@ class EmbeddedStore:
             rows = self._rows_by("SELECT * FROM validity", "registro", registros)
             return {row["registro"]: to_validity(row) for row in rows}
 
-    def list_tesis(
-        self,
-        filters: Filters,
-        order: SortOrder,
-        limit: int,
-        offset: int = 0,
-        date_field: str | None = None,
-    ) -> list[Tesis]:
-        conditions, params = where(filters)
-        direction = "ASC" if order == "ASC" else "DESC"
+    def list_tesis(self, query: ListQuery) -> list[Tesis]:
+        conditions, params = where(query.filters)
+        direction = "ASC" if query.order == "ASC" else "DESC"
         select = f"SELECT {TESIS_COLUMNS} FROM tesis t WHERE {conditions} ORDER BY"
+        page = [query.limit, query.offset]
         with self._file.guard("list tesis"):
-            if date_field is None:
+            if query.date_field is None:
                 rows = self._db.execute(
                     f"{select} sort_date {direction}, registro {direction} LIMIT ? OFFSET ?",
-                    [*params, limit, offset],
+                    [*params, *page],
                 ).fetchall()
             else:  # by an extra date; records without it come last
-                path = "$.dates." + json.dumps(date_field)
+                path = "$.dates." + json.dumps(query.date_field)
                 rows = self._db.execute(
                     f"{select} json_extract(extra, ?) IS NULL, "
                     f"json_extract(extra, ?) {direction}, registro {direction} LIMIT ? OFFSET ?",
-                    [*params, path, path, limit, offset],
+                    [*params, path, path, *page],
                 ).fetchall()
         return [to_tesis(row) for row in rows]
 

@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from api.core.epocas import epoca_number
 from api.core.models import Filters
+from api.store.base import VectorQuery
 from api.store.embedded_ann import MIN_SHARE, AnnIndex
 
 MATERIA_BITS: dict[str, int] = {
@@ -145,19 +146,14 @@ class VectorIndex:
             narrow(np.isin(self.registro, np.asarray(filters.registros, dtype=np.int64)))
         return mask
 
-    def search(
-        self,
-        query: npt.NDArray[np.float32],
-        filters: Filters,
-        limit: int | None,
-        min_similarity: float | None,
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    def search(self, request: VectorQuery) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
         """(rowids, cosines) best first. Exact (every filtered row scored) unless the store
         has an ANN index and the question wants a top-k: then the ANN shortlist re-scored."""
         if len(self) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
-        mask = self.mask(filters)
-        query = query.astype(np.float32, copy=False)
+        mask = self.mask(request.filters)
+        query = request.vector.astype(np.float32, copy=False)
+        limit, min_similarity = request.limit, request.min_similarity
         if self.ann is not None and limit is not None and min_similarity is None:
             found = self._approximate(query, mask, limit)
             if found is not None:

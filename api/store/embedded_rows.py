@@ -12,7 +12,7 @@ import numpy as np
 
 from api.core.models import Chunk, Filters, Passage, Tesis, Validity
 from api.embeddings.base import Vectors
-from api.store.base import PassageFields, TesisEntry
+from api.store.base import TESIS_TEXTS, PassageFields, TesisEntry
 from api.store.embedded_index import materia_mask
 
 TESIS_COLUMNS = (
@@ -74,9 +74,7 @@ def _passage_fields(row: sqlite3.Row) -> PassageFields:
 def to_tesis(row: sqlite3.Row) -> Tesis:
     return Tesis(
         registro=row["registro"],
-        texto=row["texto"],
-        organo=row["organo"],
-        precedentes=row["precedentes"],
+        **{name: row[name] for name in TESIS_TEXTS},
         **_passage_fields(row),
         **_extra_from_json(row["extra"]),
     )

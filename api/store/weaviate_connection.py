@@ -7,7 +7,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -68,6 +68,24 @@ def check_target(url: str, prefix: str) -> None:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class WeaviateTarget:
+    """A Weaviate server (REST at ``url``, gRPC on the same host at ``grpc_port``), the prefix
+    of our collections there, and ``max_results``: the most objects one read returns (the
+    server's QUERY_MAXIMUM_RESULTS). Raises ValueError naming an unusable argument."""
+
+    url: str
+    grpc_port: int = 50051
+    api_key: str | None = field(default=None, repr=False)
+    prefix: str = "Vigencia"
+    max_results: int = 10_000
+
+    def __post_init__(self) -> None:
+        check_target(self.url, self.prefix)
+        if self.max_results < 1:
+            raise ValueError(f"max_results must be >= 1, got {self.max_results}")
+
+
 def connect(url: str, grpc_port: int, api_key: str | None) -> weaviate.WeaviateClient:
     """Connect over REST (the URL) and gRPC (same host, ``grpc_port``).
 
@@ -91,19 +109,19 @@ def connect(url: str, grpc_port: int, api_key: str | None) -> weaviate.WeaviateC
 class WeaviateResource:
     """Collections on one Weaviate server, connected lazily and shared by every call.
 
-    Connects on first use (under a lock), creates the collections the subclass declares,
-    and reconnects after ``close()``. Subclasses say how vendor failures are re-raised
+    Connects to its ``WeaviateTarget`` on first use (under a lock), creates the collections
+    the subclass declares, and reconnects after ``close()``. Subclasses say how vendor failures are re-raised
     (``_errors``), which collections they own and how ``health`` names them.
     """
 
     health_key = "store"
 
-    def __init__(self, url: str, grpc_port: int, api_key: str | None, prefix: str) -> None:
-        check_target(url, prefix)
-        self.url = url
-        self.grpc_port = grpc_port
-        self.prefix = prefix
-        self._api_key = api_key
+    def __init__(self, target: WeaviateTarget) -> None:
+        self.url = target.url
+        self.grpc_port = target.grpc_port
+        self.prefix = target.prefix
+        self.max_results = target.max_results
+        self._api_key = target.api_key
         self._client: weaviate.WeaviateClient | None = None
         self._lock = threading.Lock()
 

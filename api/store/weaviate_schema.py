@@ -17,7 +17,7 @@ from weaviate.classes.query import Filter, FilterReturn
 from weaviate.util import generate_uuid5
 
 from api.core.models import Chunk, Filters, Passage, Tesis, TesisTipo, Validity
-from api.store.base import PassageFields
+from api.store.base import TESIS_TEXTS, PassageFields
 from api.store.weaviate_connection import CollectionSpec
 
 CHUNK, TESIS, VALIDITY = "Chunk", "Tesis", "Validity"
@@ -236,12 +236,15 @@ def _to_passage(props: Mapping[str, Any]) -> Passage:
     return Passage(chunk=_to_chunk(props), **_meta_fields(props))
 
 
+def _texts(props: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``TESIS_TEXTS`` properties ('' when absent), as keyword arguments of ``Tesis``."""
+    return {name: _str(props, name) for name in TESIS_TEXTS}
+
+
 def _to_tesis(props: Mapping[str, Any]) -> Tesis:
     return Tesis(
         registro=_int(props, "registro"),
-        texto=_str(props, "texto"),
-        organo=_str(props, "organo"),
-        precedentes=_str(props, "precedentes"),
+        **_texts(props),
         **_meta_fields(props),
     )
 

@@ -18,8 +18,13 @@ from weaviate.exceptions import WeaviateInsertManyAllFailedError
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.errors import StoreError
-from api.store.base import GroupBy, SortOrder, TesisEntry, UpsertResult
-from api.store.weaviate_connection import WeaviateResource, create_missing, vendor_errors
+from api.store.base import GroupBy, ListQuery, TesisEntry, UpsertResult, VectorQuery
+from api.store.weaviate_connection import (
+    WeaviateResource,
+    WeaviateTarget,
+    create_missing,
+    vendor_errors,
+)
 from api.store.weaviate_schema import (
     CHUNK,
     TESIS,
@@ -64,29 +69,17 @@ class WeaviateStore(WeaviateResource):
 
     Usage::
 
-        store = WeaviateStore("http://localhost:8080", grpc_port=50051)
+        store = WeaviateStore(WeaviateTarget("http://localhost:8080", grpc_port=50051))
         store.upsert(entries)
-        hits = store.vector_search(query_vector, Filters(materias=("Penal",)), limit=20)
+        hits = store.vector_search(VectorQuery(query_vector, Filters(materias=("Penal",)), 20))
         store.close()
     """
 
-    def __init__(
-        self,
-        url: str,
-        grpc_port: int = 50051,
-        api_key: str | None = None,
-        prefix: str = "Vigencia",
-        dim: int = 384,
-        max_results: int = 10_000,
-    ) -> None:
-        super().__init__(url, grpc_port, api_key, prefix)
+    def __init__(self, target: WeaviateTarget, dim: int = 384) -> None:
+        super().__init__(target)  # limit=None searches return at most target.max_results
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
-        if max_results < 1:
-            raise ValueError(f"max_results must be >= 1, got {max_results}")
         self.dim = dim
-        # limit=None searches return at most this many (the server's QUERY_MAXIMUM_RESULTS).
-        self.max_results = max_results
 
     # --- connection
 
@@ -224,24 +217,19 @@ class WeaviateStore(WeaviateResource):
             )
         return sorted((_to_chunk(obj.properties) for obj in result.objects), key=lambda c: c.index)
 
-    def vector_search(
-        self,
-        vector: Vectors,
-        filters: Filters,
-        limit: int | None,
-        min_similarity: float | None = None,
-    ) -> list[Candidate]:
+    def vector_search(self, query: VectorQuery) -> list[Candidate]:
         """Chunks by cosine similarity, best first (``limit=None``: up to ``max_results``)."""
-        query = self._query_vector(vector)
+        vector = self._query_vector(query.vector)
+        limit, min_similarity = query.limit, query.min_similarity
         if limit is not None and limit <= 0:
             return []
         collection = self._collection(CHUNK)
         with _vendor_errors("vector search"):
             result = collection.query.near_vector(
-                near_vector=query.tolist(),
+                near_vector=vector.tolist(),
                 limit=self.max_results if limit is None else limit,
                 distance=None if min_similarity is None else 1.0 - min_similarity,
-                filters=build_filter(filters),
+                filters=build_filter(query.filters),
                 return_metadata=MetadataQuery(distance=True),
             )
         if limit is None and len(result.objects) >= self.max_results:
@@ -284,27 +272,20 @@ class WeaviateStore(WeaviateResource):
             )
         return candidates
 
-    def list_tesis(
-        self,
-        filters: Filters,
-        order: SortOrder,
-        limit: int,
-        offset: int = 0,
-        date_field: str | None = None,
-    ) -> list[Tesis]:
+    def list_tesis(self, query: ListQuery) -> list[Tesis]:
         """Tesis sorted by publication date (``fecha``, else mid-``anio``), then registro.
 
         Generic records' extra dates are not stored in Weaviate yet (``date_fields`` is
         empty), so ``date_field`` is never asked for here and is ignored."""
-        if limit <= 0:
+        if query.limit <= 0:
             return []
-        ascending = order == "ASC"
+        ascending = query.order == "ASC"
         collection = self._collection(TESIS)
         with _vendor_errors("tesis listing"):
             result = collection.query.fetch_objects(
-                filters=build_filter(filters),
-                limit=limit,
-                offset=offset,
+                filters=build_filter(query.filters),
+                limit=query.limit,
+                offset=query.offset,
                 sort=Sort.by_property("sortDate", ascending).by_property("registro", ascending),
             )
         return [_to_tesis(obj.properties) for obj in result.objects]

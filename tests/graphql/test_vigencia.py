@@ -15,6 +15,7 @@ from api.graphql.schema import schema
 from api.ingest.pipeline import ingest
 from api.services.container import Services
 from api.services.search import SearchConfig, SearchRequest, SearchService
+from api.store.base import VectorQuery
 from api.store.embedded import EmbeddedStore
 from tests.conftest import context_for, run_query
 from tests.fakes import FakeEmbedder
@@ -188,7 +189,7 @@ def test_earliest_is_found_outside_the_vector_top_50() -> None:
     ingest([source], store, embedder, today=date(2026, 1, 1))
     service = SearchService(store, embedder, SearchConfig())
     query = f"¿Cuál fue el primer criterio sobre {topic}?"
-    top50 = store.vector_search(service.embed_query(query), Filters(), 50)
+    top50 = store.vector_search(VectorQuery(service.embed_query(query), Filters(), 50))
     assert 1 not in {c.passage.registro for c in top50}
     result = service.search(SearchRequest(query=query, top_k=3))
     assert result.intent.route == "date_sorted"

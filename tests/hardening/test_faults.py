@@ -24,7 +24,14 @@ from api.ingest.pipeline import ingest_records
 from api.llm.base import LLM
 from api.services.container import Services
 from api.settings import Settings
-from api.store.base import GroupBy, SortOrder, TesisEntry, UpsertResult, VectorStore
+from api.store.base import (
+    GroupBy,
+    ListQuery,
+    TesisEntry,
+    UpsertResult,
+    VectorQuery,
+    VectorStore,
+)
 from api.store.embedded import EmbeddedStore
 from tests.conftest import context_for
 from tests.fakes import FakeEmbedder, Reply, ScriptedLLM
@@ -68,15 +75,9 @@ class FlakyStore:
         self._enter("fingerprints")
         return self.inner.fingerprints(registros)
 
-    def vector_search(
-        self,
-        vector: Vectors,
-        filters: Filters,
-        limit: int | None,
-        min_similarity: float | None = None,
-    ) -> list[Candidate]:
+    def vector_search(self, query: VectorQuery) -> list[Candidate]:
         self._enter("vector_search")
-        return self.inner.vector_search(vector, filters, limit, min_similarity)
+        return self.inner.vector_search(query)
 
     def lexical_search(
         self, text: str, vector: Vectors, filters: Filters, limit: int
@@ -92,16 +93,9 @@ class FlakyStore:
         self._enter("get_chunks")
         return self.inner.get_chunks(registro)
 
-    def list_tesis(
-        self,
-        filters: Filters,
-        order: SortOrder,
-        limit: int,
-        offset: int = 0,
-        date_field: str | None = None,
-    ) -> list[Tesis]:
+    def list_tesis(self, query: ListQuery) -> list[Tesis]:
         self._enter("list_tesis")
-        return self.inner.list_tesis(filters, order, limit, offset, date_field)
+        return self.inner.list_tesis(query)
 
     def date_fields(self) -> dict[str, str]:
         self._enter("date_fields")

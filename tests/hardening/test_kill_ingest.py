@@ -29,7 +29,7 @@ import pytest
 from api.core.chunking import chunk_tesis
 from api.core.models import Filters
 from api.ingest.records import Parsed, parse_record
-from api.store.base import TesisEntry, VectorStore
+from api.store.base import TesisEntry, VectorQuery, VectorStore
 from api.store.embedded import EmbeddedStore
 from tests.fakes import FakeEmbedder
 
@@ -171,7 +171,7 @@ def assert_exact(db: Path) -> None:
         assert store.count() == (N, sum(want.values()))
         assert store.health()["status"] == "ok"
         query = FakeEmbedder(DIM).embed(["amparo 1234 improcedente"], "query")[0]
-        assert store.vector_search(query, Filters(), 5)
+        assert store.vector_search(VectorQuery(query, Filters(), 5))
     finally:
         store.close()
 

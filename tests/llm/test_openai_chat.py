@@ -9,15 +9,18 @@ import pytest
 
 from api.errors import LLMError, LLMTimeout
 from api.llm.openai_chat import OpenAIChat
+from api.llm.openai_http import OpenAIEndpoint
 
 MESSAGES = [{"role": "system", "content": "Eres útil."}, {"role": "user", "content": "Hola"}]
 Handler = Callable[[httpx.Request], httpx.Response]
 
 
-def chat(handler: Handler, **kwargs: Any) -> OpenAIChat:
-    return OpenAIChat(
-        "http://llm.test/v1/", "modelo-x", transport=httpx.MockTransport(handler), **kwargs
-    )
+def chat(
+    handler: Handler, api_key: str | None = None, timeout: float = 30.0, **kwargs: Any
+) -> OpenAIChat:
+    transport = httpx.MockTransport(handler)
+    endpoint = OpenAIEndpoint("http://llm.test/v1/", "modelo-x", api_key, timeout, transport)
+    return OpenAIChat(endpoint, **kwargs)
 
 
 def reply(content: object) -> httpx.Response:

@@ -48,10 +48,10 @@ class LogContract:
 
     def test_feedback_is_attached_and_the_latest_verdict_wins(self, log: SearchLog) -> None:
         fill(log, 2)
-        first = log.add_feedback("id-1", 101, True, "útil", at=NOW)
+        first = log.add_feedback(Feedback("id-1", 101, True, "útil", NOW))
         assert first == Feedback("id-1", 101, True, "útil", NOW)
-        log.add_feedback("id-1", 101, False, None, at=NOW + timedelta(minutes=1))
-        log.add_feedback("id-0", 100, True, at=NOW + timedelta(minutes=2))
+        log.add_feedback(Feedback("id-1", 101, False, None, NOW + timedelta(minutes=1)))
+        log.add_feedback(Feedback("id-0", 100, True, None, NOW + timedelta(minutes=2)))
         entry = log.get("id-1")
         assert entry is not None
         assert entry.feedback == (Feedback("id-1", 101, False, None, NOW + timedelta(minutes=1)),)
@@ -65,12 +65,12 @@ class LogContract:
 
     def test_feedback_on_an_unknown_entry_raises(self, log: SearchLog) -> None:
         with pytest.raises(UnknownEntry, match="nope"):
-            log.add_feedback("nope", 1, True)
+            log.add_feedback(Feedback("nope", 1, True, None, NOW))
 
     def test_prune_removes_old_entries_and_their_feedback(self, log: SearchLog) -> None:
         fill(log, 3)
-        log.add_feedback("id-2", 102, True, at=NOW)
-        log.add_feedback("id-0", 100, True, at=NOW)
+        log.add_feedback(Feedback("id-2", 102, True, None, NOW))
+        log.add_feedback(Feedback("id-0", 100, True, None, NOW))
         assert log.prune(NOW - timedelta(minutes=90)) == 1  # id-2, two hours old
         assert [e.id for e in log.recent(10)] == ["id-0", "id-1"]
         assert [f.log_id for f in log.feedback_for(None)] == ["id-0"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from api.cli.monitoring import add_commands, format_entry, tail
+from api.core.monitoring import Feedback
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.services.factory import log_path
 from api.settings import Settings
@@ -118,7 +119,7 @@ def test_prune_uses_the_given_days(log, settings, capsys) -> None:
 
 
 def test_export_feedback_to_a_file(log, settings, tmp_path, capsys) -> None:
-    log.add_feedback("id-0xxxxxxxxxx", 100, True)
+    log.add_feedback(Feedback("id-0xxxxxxxxxx", 100, True, None, datetime.now(UTC)))
     out = tmp_path / "feedback.jsonl"
     assert run(["log", "export-feedback", "-o", str(out)], settings) == 0
     [line] = out.read_text(encoding="utf-8").splitlines()

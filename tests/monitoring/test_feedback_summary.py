@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import strawberry
 
+from api.core.monitoring import Feedback
 from api.graphql.feedback import FeedbackQuery, summarize
 from api.monitoring.embedded_log import EmbeddedSearchLog
 from api.monitoring.recorder import Recorder
@@ -38,10 +39,14 @@ def test_counts_by_day_and_materia(tmp_path, recorded: Recorded) -> None:
     b = recorder.record_search(QUESTIONS[1], None, second)
     now = datetime.now(UTC)
     r1, r2 = list(dict.fromkeys(h.registro for h in first.hits))[:2]
-    log.add_feedback(a, r1, False, None, now - timedelta(days=2))
-    log.add_feedback(a, r1, True, None, now - timedelta(hours=1))  # replaces the verdict above
-    log.add_feedback(a, r2, False, None, now - timedelta(days=2))
-    log.add_feedback(b, second.hits[0].registro, True, None, now - timedelta(days=30))  # outside
+    log.add_feedback(Feedback(a, r1, False, None, now - timedelta(days=2)))
+    log.add_feedback(
+        Feedback(a, r1, True, None, now - timedelta(hours=1))
+    )  # replaces the verdict above
+    log.add_feedback(Feedback(a, r2, False, None, now - timedelta(days=2)))
+    log.add_feedback(
+        Feedback(b, second.hits[0].registro, True, None, now - timedelta(days=30))
+    )  # outside
 
     summary = summarize(log, 168, now)
     assert (summary.useful, summary.not_useful) == (1, 1)

@@ -15,9 +15,10 @@ from pytest_httpserver import HTTPServer
 from weaviate.exceptions import WeaviateBaseError
 from weaviate.proto.v1 import batch_delete_pb2, batch_pb2
 
-from api.core.monitoring import entry_to_dict
+from api.core.monitoring import Feedback, entry_to_dict
 from api.errors import LogError, UnknownEntry
 from api.monitoring.weaviate_log import WeaviateSearchLog, entry_uuid, feedback_uuid
+from api.store.weaviate_connection import WeaviateTarget
 from tests.monitoring.builders import NOW, log_entry, logged_hit
 from tests.store.conftest_weaviate import (
     RecordingWeaviate,
@@ -29,9 +30,8 @@ from tests.store.conftest_weaviate import (
 
 
 def make_log(httpserver: HTTPServer, grpc_mock: RecordingWeaviate) -> WeaviateSearchLog:
-    return WeaviateSearchLog(
-        httpserver.url_for("").rstrip("/"), grpc_port=grpc_mock.port, prefix="Test"
-    )
+    url = httpserver.url_for("").rstrip("/")
+    return WeaviateSearchLog(WeaviateTarget(url, grpc_port=grpc_mock.port, prefix="Test"))
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_constructing_does_not_connect(httpserver, grpc_mock) -> None:
 )
 def test_invalid_arguments_name_the_parameter(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        WeaviateSearchLog(**kwargs)
+        WeaviateSearchLog(WeaviateTarget(**kwargs))
 
 
 def test_first_call_creates_two_collections_without_vectors(log, httpserver) -> None:
@@ -143,7 +143,7 @@ def test_recent_sorts_by_time_filters_and_maps_payload_and_feedback(log, grpc_mo
 
 def test_feedback_needs_the_entry_and_copies_its_timestamp(log, grpc_mock) -> None:
     with pytest.raises(UnknownEntry):
-        log.add_feedback("missing", 1, True)
+        log.add_feedback(Feedback("missing", 1, True, None, NOW))
     lookup = grpc_mock.requests("Search")[-1]
     assert lookup.collection == "TestSearchLog" and lookup.limit == 1
     entry = log_entry([logged_hit(7, 2021)], log_id="abc")
@@ -151,7 +151,7 @@ def test_feedback_needs_the_entry_and_copies_its_timestamp(log, grpc_mock) -> No
     grpc_mock.replies["Search"] = lambda r, c: (
         entries(r, c) if r.collection == "TestSearchLog" else nothing(r, c)
     )
-    log.add_feedback("abc", 7, False, "no aplica", at=NOW + timedelta(minutes=3))
+    log.add_feedback(Feedback("abc", 7, False, "no aplica", NOW + timedelta(minutes=3)))
     [obj] = grpc_mock.requests("BatchObjects")[-1].objects
     assert obj.collection == "TestFeedback" and obj.uuid == feedback_uuid("abc", 7)
     fields = obj.properties.non_ref_properties
@@ -183,7 +183,7 @@ def test_grpc_failure_becomes_log_error(log, grpc_mock) -> None:
 
 
 def test_unreachable_server_is_a_log_error_and_degraded_health() -> None:
-    log = WeaviateSearchLog(f"http://127.0.0.1:{free_port()}", grpc_port=free_port())
+    log = WeaviateSearchLog(WeaviateTarget(f"http://127.0.0.1:{free_port()}", free_port()))
     with pytest.raises(LogError):
         log.append(log_entry([logged_hit(1, 2021)]))
     health = log.health()

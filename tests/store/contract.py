@@ -10,7 +10,7 @@ import pytest
 
 from api.core.models import Chunk, Filters, Tesis, Validity
 from api.errors import StoreError
-from api.store.base import TesisEntry, VectorStore
+from api.store.base import ListQuery, TesisEntry, VectorQuery, VectorStore
 
 DIM = 4
 
@@ -96,7 +96,7 @@ class StoreContract:
 
     def test_empty_store_counts_zero(self, store: VectorStore) -> None:
         assert store.count() == (0, 0)
-        assert store.vector_search(unit(1, 0, 0, 0), Filters(), 5) == []
+        assert store.vector_search(VectorQuery(unit(1, 0, 0, 0), Filters(), 5)) == []
 
     def test_upsert_counts_tesis_and_chunks(self, store: VectorStore, corpus) -> None:
         result = store.upsert(corpus)
@@ -114,7 +114,7 @@ class StoreContract:
 
     def test_vector_search_orders_by_cosine(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)
-        hits = store.vector_search(unit(1, 0.1, 0, 0), Filters(), 3)
+        hits = store.vector_search(VectorQuery(unit(1, 0.1, 0, 0), Filters(), 3))
         assert [(h.passage.registro, h.passage.chunk.index) for h in hits[:2]] == [
             (100, 0),
             (100, 1),
@@ -137,16 +137,18 @@ class StoreContract:
     )
     def test_vector_search_filters(self, store: VectorStore, corpus, filters, expected) -> None:
         store.upsert(corpus)
-        hits = store.vector_search(unit(1, 1, 1, 1), filters, 10)
+        hits = store.vector_search(VectorQuery(unit(1, 1, 1, 1), filters, 10))
         assert {h.passage.registro for h in hits} == expected
 
     def test_unlimited_search_returns_whole_filtered_set_above_threshold(
         self, store: VectorStore, corpus
     ) -> None:
         store.upsert(corpus)
-        every = store.vector_search(unit(1, 1, 1, 1), Filters(), None)
+        every = store.vector_search(VectorQuery(unit(1, 1, 1, 1), Filters(), None))
         assert len(every) == 5
-        above = store.vector_search(unit(1, 0, 0, 0), Filters(), None, min_similarity=0.5)
+        above = store.vector_search(
+            VectorQuery(unit(1, 0, 0, 0), Filters(), None, min_similarity=0.5)
+        )
         assert {(h.passage.registro, h.passage.chunk.index) for h in above} == {(100, 0), (100, 1)}
 
     def test_lexical_search_matches_words_and_carries_cosine(
@@ -163,7 +165,7 @@ class StoreContract:
 
     def test_passages_carry_tesis_metadata(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)
-        passage = store.vector_search(unit(0, 0, 1, 0), Filters(), 1)[0].passage
+        passage = store.vector_search(VectorQuery(unit(0, 0, 1, 0), Filters(), 1))[0].passage
         assert (passage.registro, passage.anio, passage.epoca, passage.tipo) == (
             300,
             2015,
@@ -180,11 +182,17 @@ class StoreContract:
 
     def test_list_tesis_sorted_by_date_both_ways(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)
-        asc = [t.registro for t in store.list_tesis(Filters(), "ASC", 10)]
+        asc = [t.registro for t in store.list_tesis(ListQuery(Filters(), "ASC", 10))]
         assert asc == [100, 200, 300, 400]
-        desc = [t.registro for t in store.list_tesis(Filters(tipo="Jurisprudencia"), "DESC", 10)]
+        desc = [
+            t.registro
+            for t in store.list_tesis(ListQuery(Filters(tipo="Jurisprudencia"), "DESC", 10))
+        ]
         assert desc == [400, 300]
-        assert [t.registro for t in store.list_tesis(Filters(), "ASC", 2, offset=1)] == [200, 300]
+        assert [t.registro for t in store.list_tesis(ListQuery(Filters(), "ASC", 2, offset=1))] == [
+            200,
+            300,
+        ]
 
     def test_count_by_groups(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)
@@ -202,7 +210,8 @@ class StoreContract:
         assert store.delete([100, 999]) == 1
         assert store.count() == (3, 3)
         assert all(
-            h.passage.registro != 100 for h in store.vector_search(unit(1, 0, 0, 0), Filters(), 10)
+            h.passage.registro != 100
+            for h in store.vector_search(VectorQuery(unit(1, 0, 0, 0), Filters(), 10))
         )
 
     def test_validity_notes_roundtrip(self, store: VectorStore) -> None:

@@ -8,6 +8,7 @@ from api.core.intent import MATERIAS as CANONICAL_MATERIAS
 from api.core.models import Filters
 from api.errors import StoreError
 from api.ingest.records import MATERIAS
+from api.store.base import VectorQuery
 from api.store.embedded import EmbeddedStore
 from api.store.embedded_index import MATERIA_BITS
 from tests.store.contract import DIM, StoreContract, entry, unit
@@ -29,10 +30,13 @@ def test_in_memory_store_works_without_a_file() -> None:
 
 def test_second_process_sees_writes_of_the_first(tmp_path: Path) -> None:
     reader = EmbeddedStore(tmp_path / "s.sqlite", dim=DIM)
-    assert reader.vector_search(unit(1, 0, 0, 0), Filters(), 5) == []
+    assert reader.vector_search(VectorQuery(unit(1, 0, 0, 0), Filters(), 5)) == []
     writer = EmbeddedStore(tmp_path / "s.sqlite", dim=DIM)
     writer.upsert([entry(1, 1980, [unit(1, 0, 0, 0)])])
-    assert [h.passage.registro for h in reader.vector_search(unit(1, 0, 0, 0), Filters(), 5)] == [1]
+    assert [
+        h.passage.registro
+        for h in reader.vector_search(VectorQuery(unit(1, 0, 0, 0), Filters(), 5))
+    ] == [1]
 
 
 def test_unopenable_path_raises_store_error(tmp_path: Path) -> None:

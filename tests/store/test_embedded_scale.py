@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from api.core.models import Filters
+from api.store.base import VectorQuery
 from api.store.embedded import EmbeddedStore
 from api.store.embedded_files import index_dir
 from tests.store.contract import entry
@@ -35,12 +36,12 @@ def test_columns_are_saved_and_mapped_on_the_next_open(tmp_path: Path) -> None:
     first = EmbeddedStore(path, dim=DIM, persist_min_chunks=1)
     first.upsert(corpus(50))
     query = corpus(1, seed=9)[0].vectors[0]
-    expected = ids(first.vector_search(query, Filters(), 5))
+    expected = ids(first.vector_search(VectorQuery(query, Filters(), 5)))
     lexical = ids(first.lexical_search("amparo plazo", query, Filters(), 5))
     assert first.rebuilds == 1 and (index_dir(path) / "meta.json").exists()
     first.close()
     second = EmbeddedStore(path, dim=DIM, persist_min_chunks=1)
-    assert ids(second.vector_search(query, Filters(), 5)) == expected
+    assert ids(second.vector_search(VectorQuery(query, Filters(), 5))) == expected
     assert ids(second.lexical_search("amparo plazo", query, Filters(), 5)) == lexical
     assert second.rebuilds == 0  # mapped, not rebuilt
     assert not second._current_index().vectors.flags.writeable  # a read-only map of the file
@@ -51,10 +52,10 @@ def test_saved_columns_of_an_older_state_are_not_used(tmp_path: Path) -> None:
     reader = EmbeddedStore(path, dim=DIM, persist_min_chunks=1)
     reader.upsert(corpus(20))
     query = corpus(1, seed=9)[0].vectors[0]
-    reader.vector_search(query, Filters(), 5)
+    reader.vector_search(VectorQuery(query, Filters(), 5))
     writer = EmbeddedStore(path, dim=DIM, persist_min_chunks=1)
     writer.delete([1000 + i for i in range(10)])
-    hits = reader.vector_search(query, Filters(), 20)
+    hits = reader.vector_search(VectorQuery(query, Filters(), 20))
     assert {h.passage.registro for h in hits} == {1000 + i for i in range(10, 20)}
     assert reader.rebuilds == 2
 
@@ -64,9 +65,9 @@ def test_validity_notes_do_not_rebuild_the_columns(tmp_path: Path) -> None:
     reader = EmbeddedStore(path, dim=DIM)
     reader.upsert(corpus(5))
     query = corpus(1, seed=9)[0].vectors[0]
-    reader.vector_search(query, Filters(), 5)
+    reader.vector_search(VectorQuery(query, Filters(), 5))
     EmbeddedStore(path, dim=DIM).upsert_validity({})
-    reader.vector_search(query, Filters(), 5)
+    reader.vector_search(VectorQuery(query, Filters(), 5))
     assert reader.rebuilds == 1
 
 
@@ -75,14 +76,16 @@ def test_another_process_writing_does_not_stall_a_large_store(tmp_path: Path) ->
     reader = EmbeddedStore(path, dim=DIM, background_min_chunks=1)
     reader.upsert(corpus(20))
     query = corpus(1, seed=9)[0].vectors[0]
-    assert len(reader.vector_search(query, Filters(), 50)) == 20
+    assert len(reader.vector_search(VectorQuery(query, Filters(), 50))) == 20
     writer = EmbeddedStore(path, dim=DIM)
     writer.delete([1000 + i for i in range(10)])
     writer.upsert([entry(5000, 2020, [query], texts=["criterio novedoso"])])
-    served = reader.vector_search(query, Filters(), 50)  # the previous columns, minus deleted
+    served = reader.vector_search(
+        VectorQuery(query, Filters(), 50)
+    )  # the previous columns, minus deleted
     assert {h.passage.registro for h in served} == {1000 + i for i in range(10, 20)}
     reader.wait_rebuilt(timeout=60)
-    fresh = reader.vector_search(query, Filters(), 50)
+    fresh = reader.vector_search(VectorQuery(query, Filters(), 50))
     assert fresh[0].passage.registro == 5000
     assert {h.passage.registro for h in fresh} == {5000} | {1000 + i for i in range(10, 20)}
     lexical = reader.lexical_search("novedoso", query, Filters(), 5)
@@ -98,7 +101,7 @@ def test_ann_shortlist_returns_the_exact_top_k(tmp_path: Path, filters: Filters)
     exact.upsert(data)
     assert ann._current_index().ann is not None
     for query in (e.vectors[0] for e in corpus(10, seed=11)):
-        got = ann.vector_search(query, filters, 10)
-        want = exact.vector_search(query, filters, 10)
+        got = ann.vector_search(VectorQuery(query, filters, 10))
+        want = exact.vector_search(VectorQuery(query, filters, 10))
         assert ids(got) == ids(want)
         assert [h.similarity for h in got] == pytest.approx([h.similarity for h in want])

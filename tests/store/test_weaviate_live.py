@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from api.store.weaviate_connection import WeaviateTarget
 from api.store.weaviate_store import WeaviateStore
 from tests.store.contract import DIM, StoreContract
 
@@ -26,13 +27,13 @@ class TestWeaviateContract(StoreContract):
     @pytest.fixture
     def store(self) -> Iterator[WeaviateStore]:
         assert URL is not None
-        store = WeaviateStore(
+        target = WeaviateTarget(
             URL,
             grpc_port=int(os.environ.get("VIGENCIA_WEAVIATE_GRPC_PORT", "50051")),
             api_key=os.environ.get("VIGENCIA_WEAVIATE_API_KEY") or None,
             prefix=f"Test{uuid.uuid4().hex[:12]}",
-            dim=DIM,
         )
+        store = WeaviateStore(target, dim=DIM)
         yield store
         store.drop_collections()
         store.close()

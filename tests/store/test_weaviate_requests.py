@@ -17,6 +17,8 @@ from weaviate.util import generate_uuid5
 
 from api.core.models import Filters, Tesis, Validity
 from api.errors import StoreError
+from api.store.base import ListQuery, VectorQuery
+from api.store.weaviate_connection import WeaviateTarget
 from api.store.weaviate_schema import _to_passage, _to_tesis, chunk_object, tesis_object
 from api.store.weaviate_store import WeaviateStore
 from tests.store.conftest_weaviate import (
@@ -32,7 +34,7 @@ from tests.store.contract import DIM, entry, unit
 
 def make_store(httpserver: HTTPServer, grpc_mock: RecordingWeaviate) -> WeaviateStore:
     url = httpserver.url_for("").rstrip("/")
-    return WeaviateStore(url, grpc_port=grpc_mock.port, prefix="Test", dim=DIM)
+    return WeaviateStore(WeaviateTarget(url, grpc_port=grpc_mock.port, prefix="Test"), dim=DIM)
 
 
 @pytest.fixture
@@ -65,12 +67,14 @@ def test_constructing_does_not_connect(
     [
         ({"url": "localhost:8080"}, "url"),
         ({"url": "http://x", "prefix": "bad-prefix"}, "prefix"),
+        ({"url": "http://x", "max_results": 0}, "max_results"),
         ({"url": "http://x", "dim": 0}, "dim"),
     ],
 )
 def test_invalid_arguments_name_the_parameter(kwargs: dict[str, Any], message: str) -> None:
+    dim = kwargs.pop("dim", DIM)
     with pytest.raises(ValueError, match=message):
-        WeaviateStore(**kwargs)
+        WeaviateStore(WeaviateTarget(**kwargs), dim=dim)
 
 
 def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserver) -> None:
@@ -154,7 +158,7 @@ def test_vector_search_sends_vector_limit_and_filters(store, grpc_mock) -> None:
         },
     )
     filters = Filters(materias=("Penal",), anio_min=2000, anio_max=2020, tipo="Jurisprudencia")
-    hits = store.vector_search(unit(1, 0, 0, 0), filters, 7)
+    hits = store.vector_search(VectorQuery(unit(1, 0, 0, 0), filters, 7))
 
     request = grpc_mock.requests("Search")[-1]
     assert request.collection == "TestChunk" and request.limit == 7
@@ -174,7 +178,9 @@ def test_vector_search_sends_vector_limit_and_filters(store, grpc_mock) -> None:
 
 
 def test_unlimited_vector_search_is_bounded_and_thresholded(store, grpc_mock) -> None:
-    store.vector_search(unit(0, 1, 0, 0), Filters(epocas=("A", "B"), registros=(1, 2)), None, 0.8)
+    store.vector_search(
+        VectorQuery(unit(0, 1, 0, 0), Filters(epocas=("A", "B"), registros=(1, 2)), None, 0.8)
+    )
     request = grpc_mock.requests("Search")[-1]
     assert request.limit == store.max_results
     assert request.near_vector.distance == pytest.approx(0.2)
@@ -199,7 +205,7 @@ def test_bm25_request_and_client_side_cosine(store, grpc_mock) -> None:
 
 
 def test_list_tesis_sorts_by_date_then_registro(store, grpc_mock) -> None:
-    store.list_tesis(Filters(instancia="Pleno"), "DESC", 10, offset=20)
+    store.list_tesis(ListQuery(Filters(instancia="Pleno"), "DESC", 10, offset=20))
     request = grpc_mock.requests("Search")[-1]
     assert request.collection == "TestTesis" and (request.limit, request.offset) == (10, 20)
     assert [(list(s.path), s.ascending) for s in request.sort_by] == [
@@ -250,7 +256,7 @@ def test_wrong_dimensions_raise_before_any_request(store, grpc_mock) -> None:
     with pytest.raises(StoreError, match="vectors shape"):
         store.upsert([bad])
     with pytest.raises(StoreError, match="dimensions"):
-        store.vector_search(unit(1, 0, 0), Filters(), 3)
+        store.vector_search(VectorQuery(unit(1, 0, 0), Filters(), 3))
     assert grpc_mock.calls == []
 
 
@@ -342,7 +348,7 @@ def test_grpc_failure_becomes_store_error(store, grpc_mock) -> None:
 
     grpc_mock.replies["Search"] = fail
     with pytest.raises(StoreError, match=r"vector search failed.*read-only") as info:
-        store.vector_search(unit(1, 0, 0, 0), Filters(), 3)
+        store.vector_search(VectorQuery(unit(1, 0, 0, 0), Filters(), 3))
     assert isinstance(info.value.__cause__, WeaviateBaseError)
 
 
@@ -355,7 +361,7 @@ def test_schema_rejection_becomes_store_error(httpserver, grpc_mock) -> None:
 
 
 def test_unreachable_server_becomes_store_error_and_degraded_health() -> None:
-    store = WeaviateStore(f"http://127.0.0.1:{free_port()}", grpc_port=free_port(), dim=DIM)
+    store = WeaviateStore(WeaviateTarget(f"http://127.0.0.1:{free_port()}", free_port()), DIM)
     with pytest.raises(StoreError) as info:
         store.get_tesis([1])
     assert isinstance(info.value.__cause__, WeaviateBaseError)

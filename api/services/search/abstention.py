@@ -14,7 +14,7 @@ from api.embeddings.base import Embedder
 from api.errors import EmbedderError
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
-from api.store.base import VectorStore
+from api.store.base import VectorQuery, VectorStore
 
 _log = logging.getLogger("vigencia.search")
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
@@ -81,7 +81,7 @@ class Abstention:
             return 0.0
         best = [
             found[0].similarity
-            for found in (self.store.vector_search(v, Filters(), 1) for v in vectors)
+            for found in (self.store.vector_search(VectorQuery(v, Filters(), 1)) for v in vectors)
             if found
         ]
         floor = abstain_floor(best, self.config.gate.margin_for(key))

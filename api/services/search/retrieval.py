@@ -13,7 +13,7 @@ from api.core.topic import contains_all, name_candidates
 from api.embeddings.base import Vectors
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
-from api.store.base import SortOrder, VectorStore
+from api.store.base import ListQuery, SortOrder, VectorQuery, VectorStore
 
 MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
@@ -34,7 +34,7 @@ class Retrieval:
         """Oversampled candidates: vector top-N and BM25 top-N, merged by chunk."""
         lists: list[list[Candidate]] = []
         if mode in ("hybrid", "vector"):
-            lists.append(self.store.vector_search(vector, filters, limit))
+            lists.append(self.store.vector_search(VectorQuery(vector, filters, limit)))
         if mode in ("hybrid", "lexical"):
             lists.append(self.store.lexical_search(query, vector, filters, limit))
         return merge_candidates(*lists)
@@ -102,11 +102,11 @@ class Retrieval:
         """A question with no topic ("the first repository"): the oldest or newest tesis
         under the filters, straight from the store's date index."""
         order: SortOrder = "ASC" if ordering == "earliest" else "DESC"
-        dated = self.store.list_tesis(filters, order, top_k, date_field=date_field)
+        dated = self.store.list_tesis(ListQuery(filters, order, top_k, date_field=date_field))
         if not dated:
             return []
         only = Filters(registros=tuple(t.registro for t in dated))
-        return self.store.vector_search(vector, only, None)
+        return self.store.vector_search(VectorQuery(vector, only, None))
 
     def date_field_for(self, question: str, plan: Plan) -> str | None:
         """The extra date a date-sorted question refers to ("latest update"), or None."""
@@ -127,6 +127,5 @@ class Retrieval:
 
     def replacements(self, vector: Vectors, registros: list[int]) -> list[Candidate]:
         cap = self.config.max_chunks_per_tesis
-        return self.store.vector_search(
-            vector, Filters(registros=tuple(registros)), len(registros) * cap
-        )
+        only = Filters(registros=tuple(registros))
+        return self.store.vector_search(VectorQuery(vector, only, len(registros) * cap))
