@@ -6,15 +6,18 @@ Why here, before the thread pool and the embedder queue: with 100 clients a requ
 wait for a server thread, then for the embedder, and only the embedder's deadline was ever
 checked, so answers came back after 15 s. With the gate, an answer takes at most the wait plus
 one request's own work, and a refusal takes the wait; ``/health`` and WebSockets pass freely.
+Each gated response says where its time went in a ``Server-Timing`` header (``queue``: waiting
+for a slot, ``app``: running), so a client can tell the server's time from the network's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
+import time
 
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.guards import rejected
 
@@ -49,14 +52,15 @@ class AdmissionMiddleware:
         ):
             await self.app(scope, receive, send)
             return
+        arrived = time.perf_counter()
         slots = self.slots()
         try:
             await asyncio.wait_for(slots.acquire(), self.max_wait_s)
         except TimeoutError:
-            await self._refuse(scope, receive, send)
+            await self._refuse(scope, receive, timed(send, arrived, time.perf_counter()))
             return
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, timed(send, arrived, time.perf_counter()))
         finally:
             slots.release()
 
@@ -69,3 +73,20 @@ class AdmissionMiddleware:
             headers={"retry-after": self.retry_after},
         )
         await response(scope, receive, send)
+
+
+def timed(send: Send, arrived: float, admitted: float) -> Send:
+    """``send`` that adds ``Server-Timing: queue;dur=…, app;dur=…`` (ms) to the response."""
+
+    async def send_timed(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            queue_ms = (admitted - arrived) * 1000
+            app_ms = (time.perf_counter() - admitted) * 1000
+            timing = f"queue;dur={queue_ms:.1f}, app;dur={app_ms:.1f}".encode()
+            message = {
+                **message,
+                "headers": [*message.get("headers", []), (b"server-timing", timing)],
+            }
+        await send(message)
+
+    return send_timed

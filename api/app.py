@@ -29,6 +29,7 @@ from api.admission import AdmissionMiddleware
 from api.core.redact import redact
 from api.graphql.auth import is_authorized, presented_key
 from api.graphql.context import Context
+from api.graphql.errors import EXPECTED
 from api.graphql.schema import build_schema
 from api.graphql.websocket import CheckedTransportWSHandler
 from api.guards import BodyLimitMiddleware, RateLimitMiddleware, TokenBuckets, rejected
@@ -139,6 +140,15 @@ class ReadKeyMiddleware:
         await self.app(scope, receive, send)
 
 
+def warm_up(services: Services) -> None:
+    """Warm the search path at start-up; a store or embedder that fails here is reported by
+    ``/health`` and by the searches themselves, so the server starts anyway."""
+    try:
+        services.search.warm_up()
+    except EXPECTED as exc:
+        log.warning("warm-up skipped: %s", redact(str(exc)))
+
+
 def create_app(settings: Settings | None = None, services: Services | None = None) -> Starlette:
     """Build the ASGI app; pass ``services`` to inject a store or embedder (tests)."""
     settings = settings or (services.settings if services else get_settings())
@@ -147,9 +157,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        built = (
-            services if services is not None else await run_in_threadpool(Services.build, settings)
-        )
+        built = services
+        if built is None:  # production: build, then warm up before the first request
+            built = await run_in_threadpool(Services.build, settings)
+            await run_in_threadpool(warm_up, built)
         holder["services"] = built
         yield
         if services is None:

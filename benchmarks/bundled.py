@@ -103,6 +103,7 @@ def load_summary(load: LoadResult, workers: int) -> dict[str, Any]:
         "errors": len(load.errors),
         "shed": load.shed,
         "all": summarize(load.all_ms),
+        "server": summarize(load.server_ms),
         "error_examples": sorted(set(load.errors))[:5],
         "wall_s": load.wall_s,
         "throughput": load.throughput,

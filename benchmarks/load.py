@@ -54,6 +54,14 @@ def search_error(response: httpx.Response) -> str | None:
     return None
 
 
+def server_time_ms(response: httpx.Response) -> float | None:
+    """The server's own time for a response (``Server-Timing``: queue + app), if it said."""
+    header = response.headers.get("server-timing")
+    if not header:
+        return None
+    return sum(float(part.split(";dur=")[1]) for part in header.split(",") if ";dur=" in part)
+
+
 def require_loopback(url: str) -> None:
     host = urlsplit(url).hostname
     if host not in LOOPBACK_HOSTS:
@@ -77,6 +85,7 @@ class LoadResult:
     hostile_ms: list[float] = field(default_factory=list)  # every hostile request, answered
     # or refused (a refusal is the server protecting itself, not a failure of the run)
     all_ms: list[float] = field(default_factory=list)  # every request that got a response
+    server_ms: list[float] = field(default_factory=list)  # of those, the server's own time
     shed: int = 0  # normal searches refused at once by load shedding (503 OVERLOADED)
 
     @property
@@ -106,6 +115,9 @@ async def _client(
             error = search_error(response)
             shed = response.status_code == 503
             result.all_ms.append((time.perf_counter() - started) * 1000)
+            inside = server_time_ms(response)
+            if inside is not None:
+                result.server_ms.append(inside)
         except (httpx.HTTPError, ValueError) as exc:
             error = f"{type(exc).__name__}: {exc}"
         if hostile:

@@ -88,7 +88,9 @@ def chroma_peer(columns: Columns, directory: str) -> tuple[Callable[..., int], s
         )
 
     def search(text: str, vector: np.ndarray, filtered: bool) -> int:
-        where = {"year": {"$gte": YEAR_MIN}} if filtered else None
+        where: Any = (
+            {"year": {"$gte": YEAR_MIN}} if filtered else None
+        )  # chromadb's Where type, when it is installed
         found = collection.query(query_embeddings=[vector], n_results=TOP_K, where=where)
         return len(found["ids"][0])
 

@@ -37,4 +37,4 @@ def test_shed_searches_are_counted_apart_and_every_response_is_timed(bundled: Se
     assert result.errors == []
     assert result.shed > 0
     assert len(result.latencies_ms) + result.shed == 32
-    assert len(result.all_ms) == 32
+    assert len(result.all_ms) == len(result.server_ms) == 32  # Server-Timing on each

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
 import pytest
 
-from api.errors import EmbedderError
+from api.app import warm_up
+from api.embeddings.base import TextKind, Vectors
+from api.errors import EmbedderError, StoreError
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
 from api.services.container import Services
@@ -216,3 +220,41 @@ def test_the_abstention_floor_is_not_remeasured_on_every_search(bundled: Service
     service = SearchService(store, bundled.embedder, bundled.search.config)  # type: ignore[arg-type]
     floors = [service.abstain_floor("es") for _ in range(5)]
     assert store.counts == 1 and len(set(floors)) == 1 and floors[0] > 0.8
+
+
+def test_concurrent_first_searches_measure_the_floor_once(bundled: Services) -> None:
+    class SlowCountingEmbedder:  # every measurement takes a while: the others must wait for it
+        model_id, dim = bundled.embedder.model_id, bundled.embedder.dim
+
+        def __init__(self) -> None:
+            self.batches = 0
+
+        def embed(self, texts: Sequence[str], kind: TextKind) -> Vectors:
+            self.batches += 1
+            time.sleep(0.05)
+            return bundled.embedder.embed(texts, kind)
+
+    embedder = SlowCountingEmbedder()
+    service = SearchService(bundled.store, embedder, bundled.search.config)  # type: ignore[arg-type]
+    with ThreadPoolExecutor(8) as pool:
+        floors = list(pool.map(service.abstain_floor, ["es"] * 8))
+    assert embedder.batches == 1 and len(set(floors)) == 1
+
+
+def test_warm_up_measures_the_floors_before_the_first_request(bundled: Services) -> None:
+    service = SearchService(bundled.store, bundled.embedder, bundled.search.config)
+    assert service.abstention._fresh("es") is None
+    service.warm_up()
+    assert service.abstention._fresh("es") is not None
+    assert service.abstention._fresh("en") is not None
+
+
+def test_a_failed_warm_up_does_not_stop_the_server(
+    bundled: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Down:
+        def warm_up(self) -> None:
+            raise StoreError("Weaviate at http://user:secret@host unreachable")
+
+    warm_up(replace(bundled, search=Down()))  # type: ignore[arg-type]
+    assert "warm-up skipped" in caplog.text and "secret" not in caplog.text

@@ -34,6 +34,11 @@ def gated_app(release: asyncio.Event, max_running: int, max_wait_s: float) -> Ad
     return AdmissionMiddleware(app, max_running=max_running, max_wait_s=max_wait_s)
 
 
+def server_timing(response: httpx.Response) -> dict[str, float]:
+    parts = (p.split(";dur=") for p in response.headers["server-timing"].split(", "))
+    return {name: float(ms) for name, ms in parts}
+
+
 def client(app: AdmissionMiddleware) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
 
@@ -51,6 +56,8 @@ async def test_a_request_without_a_slot_is_refused_after_the_wait() -> None:
         answered = await running
         after = await http.post("/graphql", json={})  # the slot came back
     assert refused.status_code == 503
+    queue = server_timing(refused)["queue"]
+    assert 150 <= queue < 2000 and server_timing(answered)["app"] >= 0
     assert refused.headers["retry-after"] == "1"
     assert refused.json()["errors"][0]["extensions"]["code"] == "OVERLOADED"
     assert 0.15 <= waited < 2.0

@@ -45,6 +45,7 @@ class Abstention:
         # FLOOR_RECHECK_S, not on every search (a COUNT over the store, or two Weaviate calls)
         self._floors: dict[str, tuple[float, tuple[int, int], float]] = {}
         self._floors_lock = Lock()
+        self._measuring = Lock()  # one measurement at a time: concurrent first searches wait
 
     def reason(self, plan: Plan, pool: list[Candidate]) -> str | None:
         """Why nothing answers the question, or None. Not asked for date-sorted pools that
@@ -64,11 +65,24 @@ class Abstention:
         plus the margin. Measured against this store, and again when its size has changed
         (checked at most every ``FLOOR_RECHECK_S``)."""
         key = null_language(language)
+        fresh = self._fresh(key)
+        if fresh is not None:
+            return fresh
+        with self._measuring:  # a search that waited here finds the floor just measured
+            fresh = self._fresh(key)
+            return fresh if fresh is not None else self._measure(key)
+
+    def _fresh(self, key: str) -> float | None:
+        with self._floors_lock:
+            cached = self._floors.get(key)
+        if cached is not None and time.monotonic() - cached[0] < FLOOR_RECHECK_S:
+            return cached[2]
+        return None
+
+    def _measure(self, key: str) -> float:
         now = time.monotonic()
         with self._floors_lock:
             cached = self._floors.get(key)
-        if cached is not None and now - cached[0] < FLOOR_RECHECK_S:
-            return cached[2]
         size = self.store.count()
         if cached is not None and cached[1] == size:
             with self._floors_lock:

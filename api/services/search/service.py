@@ -53,6 +53,13 @@ class SearchService:
         """The best cosine a question in ``language`` must reach (see ``Abstention.floor``)."""
         return self.abstention.floor(language)
 
+    def warm_up(self) -> None:
+        """Do now what the first searches would all wait for at once: load the embedder and
+        the store's search columns and indexes, and measure the abstention floors."""
+        for language in ("es", "en"):
+            self.abstain_floor(language)
+        self.search(SearchRequest(query="amparo contra leyes", top_k=1))
+
     def search(self, request: SearchRequest, vector: Vectors | None = None) -> SearchResult:
         """Rank hits for ``request``; pass ``vector`` to reuse an embedding (evaluation).
 
