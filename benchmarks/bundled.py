@@ -104,6 +104,7 @@ def load_summary(load: LoadResult, workers: int) -> dict[str, Any]:
         "shed": load.shed,
         "all": summarize(load.all_ms),
         "server": summarize(load.server_ms),
+        "client_ahead": load.client_ahead,
         "error_examples": sorted(set(load.errors))[:5],
         "wall_s": load.wall_s,
         "throughput": load.throughput,

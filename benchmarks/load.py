@@ -8,8 +8,10 @@ timeout cancels what is left and counts it too, so a run always ends.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -62,6 +64,23 @@ def server_time_ms(response: httpx.Response) -> float | None:
     return sum(float(part.split(";dur=")[1]) for part in header.split(",") if ";dur=" in part)
 
 
+@contextmanager
+def ahead_of_the_server(boost: int = 10) -> Iterator[bool]:
+    """Run this process (the load generator) at a higher priority than the server it measures
+    on the same cores: a starved client adds its own delays to every latency it records.
+    Yields whether the priority could be raised (it needs the right to); restores it after."""
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, before - boost)
+    except PermissionError:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        os.setpriority(os.PRIO_PROCESS, 0, before)
+
+
 def require_loopback(url: str) -> None:
     host = urlsplit(url).hostname
     if host not in LOOPBACK_HOSTS:
@@ -86,6 +105,7 @@ class LoadResult:
     # or refused (a refusal is the server protecting itself, not a failure of the run)
     all_ms: list[float] = field(default_factory=list)  # every request that got a response
     server_ms: list[float] = field(default_factory=list)  # of those, the server's own time
+    client_ahead: bool = False  # the load generator ran at a higher priority than the server
     shed: int = 0  # normal searches refused at once by load shedding (503 OVERLOADED)
 
     @property
@@ -163,7 +183,8 @@ def run_load(
                 await asyncio.gather(*pending, return_exceptions=True)
 
     started = time.perf_counter()
-    asyncio.run(send_all())
+    with ahead_of_the_server() as result.client_ahead:
+        asyncio.run(send_all())
     result.wall_s = time.perf_counter() - started
     answered = len(result.latencies_ms) + len(result.errors) + len(result.hostile_ms) + result.shed
     missing = result.requests - answered

@@ -292,7 +292,15 @@ def mixed(runs: list[dict[str, Any]]) -> list[str]:
         "refused at once by the admission gate (503 `OVERLOADED`, `Retry-After`); *slowest of "
         "all*: every request, answered, refused or shed, as the client timed it; *inside the "
         "server*: the same requests' `Server-Timing` (waiting for a slot + running). "
-        "Milliseconds.",
+        + (
+            "The load generator ran at a higher priority than the server (nice -10, "
+            "`benchmarks/load.py`), so that its own waits for the shared cores do not count "
+            "as the server's. "
+            if all(m.get("client_ahead") for m in runs)
+            else "The load generator could not raise its priority here: its own waits for "
+            "the shared cores are part of what it measured. "
+        )
+        + "Milliseconds.",
         "",
         *table(MIXED_HEADER, rows),
     ]

@@ -6,11 +6,13 @@ correctness under concurrency is asserted, never timing.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from api.app import create_app
 from api.services.container import Services
-from benchmarks.load import run_load
+from benchmarks.load import ahead_of_the_server, run_load
 from benchmarks.queries import questions
 from benchmarks.server import serve_in_thread
 
@@ -38,3 +40,11 @@ def test_shed_searches_are_counted_apart_and_every_response_is_timed(bundled: Se
     assert result.shed > 0
     assert len(result.latencies_ms) + result.shed == 32
     assert len(result.all_ms) == len(result.server_ms) == 32  # Server-Timing on each
+
+
+def test_the_load_generator_runs_ahead_and_restores_its_priority() -> None:
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    with ahead_of_the_server(boost=1) as raised:
+        during = os.getpriority(os.PRIO_PROCESS, 0)
+    assert during == (before - 1 if raised else before)
+    assert os.getpriority(os.PRIO_PROCESS, 0) == before
