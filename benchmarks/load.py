@@ -129,22 +129,23 @@ async def _client(
     for i in range(count):
         question = questions[(start + i) % len(questions)]
         started = time.perf_counter()
-        shed = False
+        response: httpx.Response | None = None
         try:
             response = await client.post("/graphql", json=search_body(question))
             error = search_error(response)
-            shed = response.status_code == 503
-            result.all_ms.append((time.perf_counter() - started) * 1000)
+        except (httpx.HTTPError, ValueError) as exc:
+            error = f"{type(exc).__name__}: {exc}"
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        if response is not None:  # every response is timed, answered, refused or shed
+            result.all_ms.append(elapsed_ms)
             inside = server_time_ms(response)
             if inside is not None:
                 result.server_ms.append(inside)
-        except (httpx.HTTPError, ValueError) as exc:
-            error = f"{type(exc).__name__}: {exc}"
         if hostile:
-            result.hostile_ms.append((time.perf_counter() - started) * 1000)
+            result.hostile_ms.append(elapsed_ms)
         elif error is None:
-            result.latencies_ms.append((time.perf_counter() - started) * 1000)
-        elif shed:
+            result.latencies_ms.append(elapsed_ms)
+        elif response is not None and response.status_code == 503:
             result.shed += 1
         else:
             result.errors.append(error)
