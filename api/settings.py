@@ -86,6 +86,12 @@ class Settings(BaseSettings, RankingSettings):
     ann_shortlist: int = count(
         3000, "Rows of the ANN shortlist re-scored exactly per question.", least=100
     )
+    store_cache_mb: int = count(
+        64,
+        "Embedded store: SQLite page cache in MiB (interior B-tree pages of passage reads).",
+        least=2,
+        most=65_536,
+    )
 
     embedding_cache_max_queries: int = count(
         50_000, "Most question vectors kept in the embedding cache, newest first (0 = no limit)."

@@ -71,6 +71,7 @@ def _embedded_store(settings: Settings, dim: int) -> VectorStore:
         dim=dim,
         ann_min_chunks=settings.ann_min_chunks or None,
         ann_shortlist=settings.ann_shortlist,
+        cache_mb=settings.store_cache_mb,
     )
 
 

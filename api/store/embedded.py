@@ -22,7 +22,7 @@ from api.embeddings.base import Vectors
 from api.errors import StoreError
 from api.store.base import GroupBy, ListQuery, TesisEntry, UpsertResult, VectorQuery
 from api.store.embedded_columns import FTS_WEIGHTS, ColumnCache
-from api.store.embedded_db import BUMP, StoreFile
+from api.store.embedded_db import BUMP, DEFAULT_CACHE_MB, StoreFile
 from api.store.embedded_index import VectorIndex
 from api.store.embedded_lexical import LexicalIndex, tokens
 from api.store.embedded_rows import (
@@ -68,15 +68,16 @@ class EmbeddedStore:
         ann_shortlist: int = 3000,
         persist_min_chunks: int = 10_000,
         background_min_chunks: int = 50_000,
+        cache_mb: int = DEFAULT_CACHE_MB,
     ) -> None:
         """``ann_min_chunks``: from this many chunks on, vector top-k searches use the ANN
         shortlist (None: always exact). ``persist_min_chunks``: from this many, the built
         columns are saved beside the file and memory-mapped (``embedded_files``).
         ``background_min_chunks``: from this many, a rebuild after a write runs in a thread
-        while the previous columns keep serving."""
+        while the previous columns keep serving. ``cache_mb``: SQLite's page cache."""
         self.path = path
         self.dim = dim
-        self._file = StoreFile(path)
+        self._file = StoreFile(path, cache_mb)
         self._columns = ColumnCache(
             path, dim, ann_min_chunks, ann_shortlist, persist_min_chunks, background_min_chunks
         )
