@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from api.core.epoca_factors import DEFAULT_EPOCAS, EpocaFactors
@@ -144,7 +144,7 @@ def rank(hits: Sequence[Hit]) -> list[Hit]:
     relevance order: recency never lifts them); set ``rank`` and ``rank_without_recency``."""
     plain = {id(h): i for i, h in enumerate(_ranked(list(hits), key_final=False), start=1)}
     return [
-        replace(h, rank=i, rank_without_recency=plain[id(h)])
+        h.ranked(i, plain[id(h)])
         for i, h in enumerate(_ranked(list(hits), key_final=True), start=1)
     ]
 

@@ -199,7 +199,7 @@ def apply_validity(
     discarded: list[Discarded] = []
     for hit in hits:
         status = statuses.get(hit.registro, VIGENTE)
-        flagged = dataclasses.replace(hit, status=status)
+        flagged = hit if hit.status == status else dataclasses.replace(hit, status=status)
         if not loses_force(status):
             kept.append(flagged)
         elif include_superseded:

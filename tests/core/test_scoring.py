@@ -122,3 +122,17 @@ def test_bad_arguments_name_the_parameter(kwargs: dict, message: str) -> None:
 def test_decay_params_are_validated(field: str, value: float) -> None:
     with pytest.raises(ValueError, match=field):
         DecayParams(**{field: value})
+
+
+def test_a_re_ranked_hit_keeps_every_other_field() -> None:
+    from dataclasses import fields, replace
+
+    from api.core.models import Validity
+    from tests.fakes import make_hit
+
+    base = make_hit(7, status=Validity("superada", por_registro=9), rank=3)
+    odd = replace(base, rank_without_recency=5, on_topic=False, gate=0.4, warning="ojo")
+    moved = odd.ranked(1, 2)
+    assert moved == replace(odd, rank=1, rank_without_recency=2)
+    kept = {f.name for f in fields(odd)} - {"rank", "rank_without_recency"}
+    assert all(getattr(moved, n) == getattr(odd, n) for n in kept)
