@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from enum import Enum
 from typing import Any, TypeVar, cast
@@ -13,15 +14,29 @@ T = TypeVar("T")
 def mirror(cls: type[T], *sources: object, **own: Any) -> T:
     """``cls`` with the fields given in ``own``; each other field read from the first of
     ``sources`` with an attribute of its name (a tuple as a list)."""
-    names = [f.python_name for f in cls.__strawberry_definition__.fields]  # type: ignore[attr-defined]
-    values = {n: _read(sources, n) for n in names if n not in own}
-    return cls(**values, **own)
+    values = dict(own)
+    for name in _field_names(cls):
+        if name not in own:
+            values[name] = _read(sources, name)
+    return cls(**values)
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.python_name for f in cls.__strawberry_definition__.fields)  # type: ignore[attr-defined]
 
 
 def _read(sources: tuple[object, ...], name: str) -> Any:
-    source = next((s for s in sources if hasattr(s, name)), sources[-1])
-    value = getattr(source, name)  # the last source raises for a name none of them has
+    for source in sources[:-1]:
+        value = getattr(source, name, _MISSING)
+        if value is not _MISSING:
+            break
+    else:
+        value = getattr(sources[-1], name)  # raises for a name no source has
     return list(value) if isinstance(value, tuple) else value
+
+
+_MISSING = object()
 
 
 def to_record(record: type[T], source: object, **own: Any) -> T:
