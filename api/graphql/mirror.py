@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import typing
 from enum import Enum
 from typing import Any, TypeVar, cast
@@ -21,9 +20,15 @@ def mirror(cls: type[T], *sources: object, **own: Any) -> T:
     return cls(**values)
 
 
-@functools.cache
 def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.python_name for f in cls.__strawberry_definition__.fields)  # type: ignore[attr-defined]
+    names = _NAMES.get(cls)
+    if names is None:
+        fields = cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
+        names = _NAMES[cls] = tuple(f.python_name for f in fields)
+    return names
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _read(sources: tuple[object, ...], name: str) -> Any:
