@@ -47,6 +47,45 @@ def test_columns_are_saved_and_mapped_on_the_next_open(tmp_path: Path) -> None:
     assert not second._current_index().vectors.flags.writeable  # a read-only map of the file
 
 
+def test_mapped_columns_are_read_ahead_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import threading
+
+    from api.store import embedded_files
+
+    advised: list[tuple[str, int]] = []
+    done = threading.Event()
+
+    def advise(fd: int, offset: int, length: int, advice: int) -> None:
+        advised.append((os.readlink(f"/proc/self/fd/{fd}"), advice))
+        if len(advised) == len(list(index_dir(path).glob("*.npy"))):
+            done.set()
+
+    path = tmp_path / "s.sqlite"
+    first = EmbeddedStore(path, dim=DIM, persist_min_chunks=1)
+    first.upsert(corpus(20))
+    first.close()
+    monkeypatch.setattr(embedded_files.os, "posix_fadvise", advise, raising=False)
+    second = EmbeddedStore(path, dim=DIM, persist_min_chunks=1)
+    second.vector_search(VectorQuery(corpus(1, seed=9)[0].vectors[0], Filters(), 5))
+    assert done.wait(10), advised
+    assert {Path(p).name for p, _ in advised} == {p.name for p in index_dir(path).glob("*.npy")}
+    assert {a for _, a in advised} == {os.POSIX_FADV_WILLNEED}
+    assert "vectors.npy" in {Path(p).name for p, _ in advised}
+    second.close()
+
+
+def test_without_fadvise_the_columns_are_read_on_demand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from api.store import embedded_files
+
+    monkeypatch.delattr(embedded_files.os, "posix_fadvise", raising=False)
+    assert embedded_files.prefetch([tmp_path / "x.npy"]) is None
+
+
 def test_saved_columns_of_an_older_state_are_not_used(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
     reader = EmbeddedStore(path, dim=DIM, persist_min_chunks=1)
