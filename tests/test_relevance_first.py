@@ -101,6 +101,23 @@ def test_english_questions_use_the_glossary_and_find_the_spanish_tesis(bundled: 
     assert 2015699 in [h["registro"] for h in data["hits"][:3]]
 
 
+def test_bm25_reads_a_spanish_question_without_its_scaffolding(bundled: Services) -> None:
+    # "Tengo", "hubiera", "sido", "está" are rare in tesis, so BM25 would reward any passage
+    # that has them; a Spanish question asks the lexical side for its content words only.
+    plain = "¿procede la suspensión contra una orden de aprehensión?"
+    padded = "¿Tengo que saber si hubiera sido o está procedente la suspensión contra una orden de aprehensión?"
+    service = bundled.search
+
+    def lexical(question: str) -> list[tuple[str, float]]:
+        found = service.search(SearchRequest(query=question, mode="lexical", top_k=10))
+        return [(h.passage.chunk.chunk_id, round(h.score.lexical, 6)) for h in found.hits]
+
+    assert lexical(padded) == lexical(plain.replace("procede", "procedente"))
+    assert "Tengo" not in service.plan(SearchRequest(query=padded)).lexical_query
+    english = "Which era of the Court first held that the amparo was available?"
+    assert service.plan(SearchRequest(query=english)).lexical_query.startswith(english)
+
+
 def test_a_page_is_filled_when_the_rules_discard(bundled: Services) -> None:
     eager = SearchService(
         bundled.store, bundled.embedder, replace(bundled.search.config, same_point_similarity=0.0)

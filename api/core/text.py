@@ -20,6 +20,43 @@ STOPWORDS = frozenset(
     """.split()  # noqa: SIM905
 )
 
+# A question's own scaffolding that the index keeps but a lexical query should not ask for:
+# Snowball's Spanish stop list (snowballstem.org), less what STOPWORDS already has: pronouns,
+# quantifiers and every form of estar, haber, ser and tener. A litigant writes "tengo",
+# "está", "fue", "haya"; a tesis rarely does, so BM25 gives these words a high idf and rewards
+# passages for them. Applied to Spanish questions only ("era" is an English word too).
+QUESTION_STOPWORDS = (
+    frozenset(
+        """
+    porque todo todos ellos antes algunos yo tanto mucho nada muchos poco ella estar algunas
+    algo nosotros tu ti el ellas nosotras vosotros vosotras mio mia mios mias tuyo tuya tuyos
+    tuyas suyo suya suyos suyas vuestro vuestra vuestros vuestras
+    estoy estas esta estamos estais estan este estes estemos esteis esten estare estaras
+    estara estaremos estareis estaran estaria estarias estariamos estariais estarian estaba
+    estabas estabamos estabais estaban estuve estuviste estuvo estuvimos estuvisteis
+    estuvieron estuviera estuvieras estuvieramos estuvierais estuvieran estuviese estuvieses
+    estuviesemos estuvieseis estuviesen estando estado estada estados estadas estad
+    he has ha hemos habeis han haya hayas hayamos hayais hayan habre habras habra habremos
+    habreis habran habria habrias habriamos habriais habrian habia habias habiamos habiais
+    habian hube hubiste hubo hubimos hubisteis hubieron hubiera hubieras hubieramos
+    hubierais hubieran hubiese hubieses hubiesemos hubieseis hubiesen habiendo habido habida
+    habidos habidas
+    soy eres es somos sois son sea seas seamos seais sean sere seras sera seremos sereis
+    seran seria serias seriamos seriais serian era eras eramos erais eran fui fuiste fue
+    fuimos fuisteis fueron fuera fueras fueramos fuerais fueran fuese fueses fuesemos
+    fueseis fuesen siendo sido
+    tengo tienes tiene tenemos teneis tienen tenga tengas tengamos tengais tengan tendre
+    tendras tendra tendremos tendreis tendran tendria tendrias tendriamos tendriais tendrian
+    tenia tenias teniamos teniais tenian tuve tuviste tuvo tuvimos tuvisteis tuvieron tuviera
+    tuvieras tuvieramos tuvierais tuvieran tuviese tuvieses tuviesemos tuvieseis tuviesen
+    teniendo tenido tenida tenidos tenidas tened
+    """.split()  # noqa: SIM905
+    )
+    - STOPWORDS
+)
+
+_NOT_ASKED = STOPWORDS | QUESTION_STOPWORDS
+
 # Truncating words to their first six letters is a strong, dependency-free stemmer for Spanish
 # (improcedencia/improcedente -> "improc", sobreseimiento/sobresee -> "sobres").
 STEM_LENGTH = 6
@@ -50,6 +87,13 @@ def words(text: str) -> list[str]:
 def analyze(text: str) -> list[str]:
     """Folded, stopword-free, prefix-stemmed terms: what BM25 indexes and queries."""
     return [w[:STEM_LENGTH] for w in words(text) if w not in STOPWORDS and len(w) > 1]
+
+
+def without_question_words(text: str) -> str:
+    """``text``'s words less stopwords and ``QUESTION_STOPWORDS``, space-separated: a Spanish
+    question's lexical query, as either store's BM25 then reads it (Weaviate's tokenizer
+    knows no Spanish stopwords)."""
+    return " ".join(w for w in _WORD.findall(text) if fold(w) not in _NOT_ASKED)
 
 
 # How a complete tesis text ends: a sentence mark, a closing bracket or quote.

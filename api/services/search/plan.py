@@ -12,6 +12,7 @@ from api.core.language import Language, detect_language
 from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
 from api.core.search_result import Route
+from api.core.text import without_question_words
 from api.core.topic import topic_terms
 from api.core.weight_policy import effective_recency_weight
 from api.services.search.config import SearchConfig
@@ -34,7 +35,7 @@ class Plan:
     cap: int
     include_superseded: bool
     language: Language = "es"
-    lexical_query: str = ""  # the query, plus glossary translations for English questions
+    lexical_query: str = ""  # content words of a Spanish question; English: + glossary terms
     rules_mode: RulesMode = "same_point"
     gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
     topic: tuple[str, ...] = ()  # what a date-sorted question is about
@@ -60,7 +61,8 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     alpha = base_alpha if request.alpha is None else request.alpha
     if cross and request.alpha is None:  # BM25 barely sees an English question
         alpha = max(alpha, cfg.cross_lingual_alpha)
-    lexical_query = request.query
+    # A Spanish question asks BM25 for its content words only (no "tengo", "fue", "haya")
+    lexical_query = without_question_words(request.query) if language == "es" else request.query
     translated_topic: tuple[str, ...] = ()
     if cross:
         spanish = translate_terms(request.query)

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from api.core.text import QUESTION_STOPWORDS, STOPWORDS, analyze, without_question_words
+
+
+def test_question_scaffolding_is_not_asked_for() -> None:
+    question = "¿Tengo que probar que el acto está vigente o basta con que HAYA sido revocado?"
+    assert without_question_words(question).split() == [
+        "probar",
+        "acto",
+        "vigente",
+        "basta",
+        "revocado",
+    ]
+
+
+def test_content_words_keep_their_accents_and_case() -> None:
+    assert without_question_words("Suspensión del acto, ¿procede?") == "Suspensión acto procede"
+
+
+def test_every_form_of_the_auxiliaries_is_dropped_accents_or_not() -> None:
+    for word in ("tendríamos", "tendriamos", "HUBIÉSEMOS", "estuvieron", "fuéramos", "éramos"):
+        assert without_question_words(f"amparo {word}") == "amparo", word
+
+
+def test_the_index_still_keeps_the_question_words() -> None:
+    # Only the query side drops them: the stores' analyzed text is unchanged.
+    assert analyze("tengo tiene hubiera") == ["tengo", "tiene", "hubier"]
+    assert not QUESTION_STOPWORDS & STOPWORDS
