@@ -10,8 +10,8 @@ exact int8 scan (no faster than numpy's float32 scan here) and graph indexes (th
 longer than the store's, and uniform synthetic vectors defeat them).
 
 Filters: the fast-scan kernels take no row selector, so a filter that keeps a share ``s`` of
-the rows asks for ``shortlist / s`` candidates and drops the rest; below ``MIN_SHARE`` the exact
-scan of the kept rows is cheaper and exact. faiss is optional (``pip install .[ann]``); without
+the rows asks for ``shortlist / s`` candidates and drops the rest; when the filters keep fewer
+than ``EXACT_MAX_ROWS`` rows, the exact scan of the kept rows is cheaper, and exact. faiss is optional (``pip install .[ann]``); without
 it every search is exact.
 """
 
@@ -23,7 +23,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-MIN_SHARE = 0.2  # below this share of rows kept by the filters, scan the kept rows exactly
+# Below this many rows kept by the filters, scan them exactly. At 1M rows here the exact scan
+# cost ~0.5 ms per 1,000 kept rows (gathering them from the map) and the widened shortlist
+# 14-25 ms with recall@100 of 1.0 down to 2 % kept: 98k kept rows took 52 ms exact, 17 ms so.
+EXACT_MAX_ROWS = 40_000
 TRAIN_ROWS = 65_536  # rows sampled to train the quantizer
 BUILD_BLOCK = 131_072  # rows encoded per call, so a memory-mapped matrix is read in parts
 

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from api.core.epocas import epoca_number
 from api.core.models import Filters
 from api.store.base import VectorQuery
-from api.store.embedded_ann import MIN_SHARE, AnnIndex
+from api.store.embedded_ann import EXACT_MAX_ROWS, AnnIndex
 
 MATERIA_BITS: dict[str, int] = {
     name: 1 << i
@@ -182,9 +182,10 @@ class VectorIndex:
         """The ANN shortlist (widened by the filters' share), re-scored exactly; None when
         the exact scan is the better choice (a narrow filter, or a limit near the shortlist)."""
         assert self.ann is not None
-        share = 1.0 if mask is None else np.count_nonzero(mask) / len(self)
-        if share < MIN_SHARE or limit * 4 > self.shortlist or self.ann.rows != len(self):
+        kept = len(self) if mask is None else int(np.count_nonzero(mask))
+        if kept < EXACT_MAX_ROWS or limit * 4 > self.shortlist or self.ann.rows != len(self):
             return None
+        share = kept / len(self)
         positions = self.ann.candidates(query, int(self.shortlist / share))
         if mask is not None:
             positions = positions[mask[positions]]

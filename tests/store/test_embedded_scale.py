@@ -131,16 +131,34 @@ def test_another_process_writing_does_not_stall_a_large_store(tmp_path: Path) ->
     assert [h.passage.registro for h in lexical] == [5000]
 
 
-@pytest.mark.parametrize("filters", [Filters(), Filters(anio_min=1980), Filters(anio_min=2015)])
-def test_ann_shortlist_returns_the_exact_top_k(tmp_path: Path, filters: Filters) -> None:
+@pytest.mark.parametrize(
+    ("filters", "approximate"),
+    [(Filters(), True), (Filters(anio_min=1980), True), (Filters(anio_min=2015), False)],
+)
+def test_ann_shortlist_returns_the_exact_top_k(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filters: Filters, approximate: bool
+) -> None:
+    from api.store import embedded_index
+
+    # 1,500 rows: the ANN path for every row or the 840 from 1980 on; the 105 from 2015 on
+    # are fewer than the rows an exact scan is kept for
+    monkeypatch.setattr(embedded_index, "EXACT_MAX_ROWS", 300)
     ann = EmbeddedStore(tmp_path / "a.sqlite", dim=DIM, ann_min_chunks=1, ann_shortlist=400)
     exact = EmbeddedStore(tmp_path / "e.sqlite", dim=DIM)
     data = corpus(1500)
     ann.upsert(data)
     exact.upsert(data)
-    assert ann._current_index().ann is not None
+    index = ann._current_index()
+    assert index.ann is not None
+    asked: list[int] = []
+    shortlist = index.ann.candidates
+    monkeypatch.setattr(index.ann, "candidates", lambda q, k: asked.append(k) or shortlist(q, k))
     for query in (e.vectors[0] for e in corpus(10, seed=11)):
         got = ann.vector_search(VectorQuery(query, filters, 10))
         want = exact.vector_search(VectorQuery(query, filters, 10))
         assert ids(got) == ids(want)
         assert [h.similarity for h in got] == pytest.approx([h.similarity for h in want])
+    assert bool(asked) is approximate
+    if filters.anio_min == 1980:  # the shortlist is widened by the share the filter keeps
+        kept = sum(1950 + i % 70 >= 1980 for i in range(1500))
+        assert set(asked) == {int(400 / (kept / 1500))}
