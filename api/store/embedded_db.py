@@ -65,7 +65,7 @@ def explain(exc: sqlite3.Error) -> str:
 
 # SQLite's page cache per connection. Its default (2 MB) cannot hold the interior B-tree
 # pages of a large store, so every passage read walked them again: at 1M chunks a question
-# never seen before took 88 ms against 36 ms with 64 MB (docs/BENCHMARKS.md).
+# never seen before took 88 ms against 36 ms with 64 MB (measured here).
 DEFAULT_CACHE_MB = 64
 
 

@@ -39,6 +39,17 @@ def test_second_process_sees_writes_of_the_first(tmp_path: Path) -> None:
     ] == [1]
 
 
+def test_the_page_cache_size_is_the_one_configured(tmp_path: Path) -> None:
+    from api.services.factory import build_store
+    from api.settings import Settings
+
+    small = EmbeddedStore(tmp_path / "a.sqlite", cache_mb=8)
+    assert small._db.execute("PRAGMA cache_size").fetchone()[0] == -8 * 1024
+    configured = build_store(Settings(data_dir=tmp_path / "var", store_cache_mb=24), 384)
+    assert configured._db.execute("PRAGMA cache_size").fetchone()[0] == -24 * 1024  # type: ignore[attr-defined]
+    small.close(), configured.close()
+
+
 def test_unopenable_path_raises_store_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
