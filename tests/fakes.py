@@ -120,6 +120,28 @@ class FakeEmbedder:
         return normalize_rows(vectors)
 
 
+# Words of the Mexican profile a generic (non-legal) prompt must not contain.
+LEGAL_WORDS = (
+    "época",
+    "tipo",
+    "vigencia",
+    "scjn",
+    "tesis",
+    "jurisprudencia",
+    "semanario",
+    "registro",
+    "materia",
+    "suprema corte",
+    "aislada",
+)
+
+
+def assert_no_legal_words(*texts: str) -> None:
+    for text in texts:
+        for word in LEGAL_WORDS:
+            assert word not in text.lower(), word
+
+
 def make_hit(
     registro: int,
     chunk_index: int = 0,

@@ -21,23 +21,11 @@ from api.services.search import SearchConfig, SearchRequest, SearchService
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore
 from tests.conftest import run_query
-from tests.fakes import ScriptedLLM
+from tests.fakes import ScriptedLLM, assert_no_legal_words
 
 REPOS = Path(__file__).resolve().parents[2] / "data" / "eval" / "generic" / "repos.jsonl"
 OLDEST_CREATED, NEWEST_CREATED = 963916, 718437
 LATEST_PUSHED, EARLIEST_PUSHED = 859935, 281718
-LEGAL_WORDS = (
-    "época",
-    "tipo:",
-    "vigencia",
-    "scjn",
-    "tesis",
-    "jurisprudencia",
-    "semanario",
-    "registro",
-    "materia",
-    "suprema corte",
-)
 
 
 @pytest.fixture(scope="module")
@@ -128,9 +116,7 @@ def test_chat_prompt_for_repositories_is_generic(repos: Services) -> None:
     chat = ChatService(repos.search, llm, max_references=3)
     _, answer = chat.answer(ChatRequest(question="What was the first repository?"))
     system, user = llm.last_messages
-    for text in (system["content"].lower(), user["content"].lower()):
-        for word in LEGAL_WORDS:
-            assert word not in text, word
+    assert_no_legal_words(system["content"], user["content"])
     assert "2014-03-02" in system["content"]  # the full date of [1]
     assert "pushed_at 2024-11-03" in system["content"]
     assert "in date order, oldest first" in system["content"]

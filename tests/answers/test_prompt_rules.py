@@ -9,21 +9,7 @@ from datetime import date
 from api.core.models import Validity
 from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.references import consolidate
-from tests.fakes import make_hit
-
-LEGAL_WORDS = (
-    "época",
-    "tipo",
-    "vigencia",
-    "scjn",
-    "tesis",
-    "jurisprudencia",
-    "semanario",
-    "registro",
-    "materia",
-    "suprema corte",
-    "aislada",
-)
+from tests.fakes import assert_no_legal_words, make_hit
 
 
 def mixed_refs():  # type: ignore[no-untyped-def]
@@ -109,9 +95,7 @@ def generic_refs():  # type: ignore[no-untyped-def]
 
 def test_generic_prompt_has_no_legal_words_full_dates_and_the_order() -> None:
     system, user = build_messages("What was the first repository?", generic_refs())
-    for text in (system["content"].lower(), user["content"].lower()):
-        for word in LEGAL_WORDS:
-            assert word not in text, word
+    assert_no_legal_words(system["content"], user["content"])
     assert "2024-01-17" in system["content"] and "2024-10-26" in system["content"]
     assert "pushed_at 2025-02-01" in system["content"]
     assert "in date order, oldest first" in system["content"]
