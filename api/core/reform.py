@@ -238,6 +238,6 @@ def apply_same_point_rules(
             f"registro {newer.registro} ({newer.passage.anio})"
         )
         discarded.append(Discarded(hit, verdict.code, reason))
-    renumbered = [dataclasses.replace(h, rank=i) for i, h in enumerate(kept, start=1)]
+    renumbered = [h.ranked(i, h.rank_without_recency) for i, h in enumerate(kept, start=1)]
     applied = bool(discarded) or any(h.warning for h in kept)
     return RerankOutcome(renumbered, discarded, cutoff, applied)

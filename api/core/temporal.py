@@ -60,8 +60,7 @@ def sort_by_date(hits: Sequence[Hit], kind: DateOrder) -> list[Hit]:
     by_relevance = sorted(unique, key=lambda h: (-h.score.relevance, h.registro))
     plain = {h.registro: i for i, h in enumerate(by_relevance, start=1)}
     return [
-        dataclasses.replace(h, rank=i, rank_without_recency=plain[h.registro])
-        for i, h in enumerate(sorted(unique, key=by_date), start=1)
+        h.ranked(i, plain[h.registro]) for i, h in enumerate(sorted(unique, key=by_date), start=1)
     ]
 
 

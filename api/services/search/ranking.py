@@ -40,7 +40,7 @@ def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:
         if per_tesis.get(hit.registro, 0) < cap and len(kept) < top_k:
             per_tesis[hit.registro] = per_tesis.get(hit.registro, 0) + 1
             kept.append(hit)
-    return [replace(h, rank=h.rank, rank_without_recency=i) for i, h in enumerate(kept, start=1)]
+    return [h.ranked(h.rank, i) for i, h in enumerate(kept, start=1)]
 
 
 def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
@@ -48,4 +48,4 @@ def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
     firsts: dict[int, Hit] = {}
     for hit in hits:
         firsts.setdefault(hit.registro, hit)
-    return [replace(h, rank=i) for i, h in enumerate(firsts.values(), start=1)]
+    return [h.ranked(i, h.rank_without_recency) for i, h in enumerate(firsts.values(), start=1)]
