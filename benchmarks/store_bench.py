@@ -173,7 +173,8 @@ def other_questions(
     taken: Sequence[str], n: int, seed: int
 ) -> tuple[list[str], npt.NDArray[np.float32]]:
     """``n`` questions sharing no text with ``taken`` (while the set lasts) and no vector."""
-    pool = [q for q in questions() if q not in set(taken)] or questions()
+    seen = set(taken)
+    pool = [q for q in questions() if q not in seen] or questions()
     return (pool * (n // len(pool) + 1))[:n], query_vectors(n, seed=seed)
 
 
