@@ -131,6 +131,9 @@ def test_canonical_materia() -> None:
         ("La postura inicial de la Segunda Sala", "earliest", ("inicial",)),
         ("¿Cuál es el origen de la jurisprudencia sobre alimentos?", "earliest", ("origen",)),
         ("¿Cuál fue el primer repositorio?", "earliest", ("primer",)),
+        ("¿Cuál fue su primer criterio sobre la usura?", "earliest", ("primer",)),
+        ("¿Desde cuándo se considera usurario un interés excesivo?", "earliest", ("desde cuándo",)),
+        ("¿Cuándo comenzó la Corte a admitir el interés legítimo?", "earliest", ("comenzó",)),
         ("La tesis más reciente sobre outsourcing", "latest", ("más reciente",)),
         ("¿Cuál es la última jurisprudencia sobre pensiones?", "latest", ("última",)),
         ("El último criterio de la Primera Sala", "latest", ("último",)),
@@ -187,6 +190,27 @@ def test_temporal_kinds(question: str, kind: str, triggers: tuple[str, ...]) -> 
     ],
 )
 def test_temporal_false_positives(question: str) -> None:
+    assert detect_temporal(question) == TemporalIntent(None, ())
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "En mi primer juicio no ofrecí pruebas; ¿puedo ofrecerlas en el segundo?",
+        "¿Es válido el primer emplazamiento si se entregó a un menor de edad?",
+        "¿Vale ese primer requerimiento de pago aunque no traía firma?",
+        "Me despidieron porque falté dos veces el último mes. ¿Es justificado?",
+        "¿Cuenta mi último salario o el promedio para la indemnización?",
+        "La cuota que empezó a cobrarse en 2022, ¿es proporcional?",
+        "¿Desde cuándo corre el plazo para presentar la demanda de amparo?",
+        "¿Es discriminatorio negar un empleo por la edad o el origen?",
+        "Can I raise in my second amparo what I left out of the first trial?",
+        "My first hearing was held without my lawyer; is it void?",
+        "I was fired after being late three times last month. Is that fair?",
+    ],
+)
+def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:
+    """Ordinals that count the steps of the asker's own case do not ask for a date order."""
     assert detect_temporal(question) == TemporalIntent(None, ())
 
 

@@ -33,7 +33,8 @@ class _Rule:
     """A temporal trigger with its context checks (on folded words around the match).
 
     ``stop_next``/``stop_prev``: a following/preceding word (or two-word phrase) that vetoes
-    the match. ``need_prev``: when set, the preceding word must be one of these.
+    the match. ``need_prev``/``need_next``: when set, the preceding/following word must be
+    one of these.
     ``proper_name``: veto a capitalized ordinal inside a name ("Primer Tribunal Colegiado",
     "Tercer Tribunal ... del Primer Circuito") when it is not at the start of a sentence and
     the next word is capitalized too.
@@ -44,6 +45,7 @@ class _Rule:
     stop_next: frozenset[str] = frozenset()
     stop_prev: frozenset[str] = frozenset()
     need_prev: frozenset[str] = frozenset()
+    need_next: frozenset[str] = frozenset()
     proper_name: bool = False
 
 
@@ -52,23 +54,41 @@ def _words(text: str) -> frozenset[str]:
 
 
 # "primer/primera/primero" names courts, chambers, circuits, instances, paragraphs and
-# articles far more often than it asks for the first criterion.
+# articles far more often than it asks for the first criterion; and in a litigant's story
+# it counts the steps of their own case ("mi primer amparo", "el primer acto", "el último
+# mes"). Those nouns veto an ordinal; a criterion noun after it never does.
+_CASE_STEPS = (
+    "amparo, amparos, juicio, juicios, laudo, laudos, acto, actos, demanda, demandas,"
+    "emplazamiento, llamamiento, notificacion, audiencia, audiencias, pago, pagos, abono,"
+    "contrato, contratos, empleo, trabajo, despido, embargo, requerimiento, citatorio,"
+    "escrito, recurso, dia, dias, semana, semanas, mes, meses, ano, anos, quincena, bimestre,"
+    "trimestre, semestre, periodo, ejercicio, hijo, hija, esposo, esposa, matrimonio"
+)
 _ORDINAL_STOP_NEXT = _words(
     "instancia, instancias, sala, salas, circuito, circuitos, tribunal, tribunales, colegiado,"
     "juzgado, juzgados, distrito, region, parrafo, parrafos, parte, lugar, termino, grado,"
     "nivel, epoca, titulo, capitulo, seccion, fraccion, apartado, inciso, punto, transitorio,"
     "resolutivo, considerando, vista, infancia, necesidad, mano, plana,"
     "de enero, de febrero, de marzo, de abril, de mayo, de junio, de julio, de agosto,"
-    "de septiembre, de octubre, de noviembre, de diciembre, de distrito"
+    "de septiembre, de octubre, de noviembre, de diciembre, de distrito," + _CASE_STEPS
 )
-_ORDINAL_STOP_PREV = _words(
+# "mi primer amparo", "ese primer llamamiento", "esta última audiencia": the asker's own
+# case. ("su primer criterio" is the court's, and "su primer repositorio" the owner's.)
+_OWN_CASE_PREV = _words(
+    "mi, mis, tu, tus, nuestro, nuestra, nuestros, nuestras, ese, esa, esos, esas, este,"
+    "esta, estos, estas, aquel, aquella, dicho, dicha"
+)
+_ORDINAL_STOP_PREV = _OWN_CASE_PREV | _words(
     "juzgado, tribunal, colegiado, sala, articulo, punto, resolutivo, transitorio,"
     "considerando, parrafo, inciso, fraccion, apartado, capitulo, titulo, libro, tomo"
 )
-_LAST_STOP_NEXT = _words(
-    "parrafo, parrafos, parte, lugar, instancia, domicilio, voluntad, dia, dias, salario,"
-    "ratio, grado, fraccion, inciso, apartado, punto, renglon, linea, oracion, considerando,"
-    "resolutivo, anos, tiempos, momento"
+_LAST_STOP_NEXT = (
+    _words(
+        "parrafo, parrafos, parte, lugar, instancia, domicilio, voluntad, dia, dias, salario,"
+        "ratio, grado, fraccion, inciso, apartado, punto, renglon, linea, oracion, considerando,"
+        "resolutivo, anos, tiempos, momento"
+    )
+    | _ORDINAL_STOP_NEXT
 )
 # "original" and "inicial" mostly qualify documents and procedural acts (copia original,
 # demanda inicial, audiencia inicial): they count only after a word for a criterion.
@@ -83,12 +103,27 @@ _EN_DOCUMENT_STOP_NEXT = _words(
     "complaint, claim, hearing, filing, petition, document, documents, copy, deadline, term,"
     "brief, demand, jurisdiction, appearance, instance, answer"
 )
-_EN_FIRST_STOP_NEXT = _words(
+# The steps of the asker's own case, and "my/this first ...", as in Spanish.
+_EN_CASE_STEPS = _words(
+    "amparo, trial, hearing, appeal, award, awards, complaint, lawsuit, suit, act, notice,"
+    "summons, payment, payments, instalment, installment, contract, job, dismissal, seizure,"
+    "filing, brief, day, days, week, weeks, month, months, year, years, marriage, wife,"
+    "husband, child, son, daughter"
+)
+_EN_OWN_CASE_PREV = _words("my, our, your, this, that, these, those")
+_EN_FIRST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "instance, chamber, circuit, collegiate, court, courts, district, paragraph, place, glance,"
     "sight, of all, name, degree, amendment, section, article, part"
 )
-_EN_LAST_STOP_NEXT = _words(
-    "paragraph, sentence, part, resort, name, word, but, year, years, week, month, day, time"
+_EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
+    "paragraph, sentence, part, resort, name, word, but, time"
+)
+
+
+# Verbs of a legal term running, after "desde cuándo".
+_TERM_RUNS = _words(
+    "empieza, comienza, inicia, corre, corren, cuenta, cuentan, computa, se computa, se cuenta,"
+    "surte, opera, prescribe, transcurre, vence, es exigible, debo, debe, tengo"
 )
 
 
@@ -98,12 +133,13 @@ def _rule(
     stop_next: frozenset[str] = frozenset(),
     stop_prev: frozenset[str] = frozenset(),
     need_prev: frozenset[str] = frozenset(),
+    need_next: frozenset[str] = frozenset(),
     proper_name: bool = False,
 ) -> _Rule:
     """A rule from a folded regex matched on word boundaries. Alternatives ('|') are tried
     in order, so a phrase goes before a word that begins it ("hoy en dia|hoy")."""
     pattern = compile_terms([terms])
-    return _Rule(kind, pattern, stop_next, stop_prev, need_prev, proper_name)
+    return _Rule(kind, pattern, stop_next, stop_prev, need_prev, need_next, proper_name)
 
 
 _TEMPORAL_RULES: tuple[_Rule, ...] = (
@@ -123,18 +159,31 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     _rule(
         "earliest", r"original|initial", need_prev=_EN_DETERMINERS, stop_next=_EN_DOCUMENT_STOP_NEXT
     ),
-    _rule("earliest", r"when did(?:\s+\w+){0,3}\s+(?:start|begin)|empezo|comenzo|desde cuando"),
+    _rule("earliest", r"when did(?:\s+\w+){0,3}\s+(?:start|begin)"),
+    # "el aumento que empezó a aplicarse en 2023" tells a story; "¿con qué repositorio
+    # empezó?" and "¿cuándo comenzó la Corte a sostener...?" ask for the first.
+    _rule("earliest", r"empezo|comenzo", stop_prev=_words("que, se, lo, ya, cual")),
+    # "¿desde cuándo se sostiene...?" asks for the first criterion; "¿desde cuándo empieza
+    # a correr el plazo?" asks when a legal term starts.
+    _rule("earliest", r"desde cuando", stop_next=_TERM_RUNS),
     _rule("earliest", r"longest without|mas tiempo sin"),
     _rule("earliest", r"mas antigu(?:o|a|os|as)|mas viej(?:o|a|os|as)"),
     _rule("earliest", r"original(?:es)?|inicial(?:es)?", need_prev=_CRITERION_WORDS),
     _rule(
         "earliest",
         r"origen|origenes",
-        # "país/juez/tribunal de origen", "origen étnico/lícito": not a question of dates.
+        # "país/juez/tribunal de origen", "el sexo o el origen": not a question of dates;
+        # "el origen del criterio" is.
         stop_prev=_words("de, del"),
-        stop_next=_words("etnico, nacional, licito, ilicito, social, racial"),
+        need_next=_words("de, del"),
     ),
-    _rule("earliest", r"first", stop_next=_EN_FIRST_STOP_NEXT, proper_name=True),
+    _rule(
+        "earliest",
+        r"first",
+        stop_next=_EN_FIRST_STOP_NEXT,
+        stop_prev=_EN_OWN_CASE_PREV,
+        proper_name=True,
+    ),
     _rule("earliest", r"earliest|oldest"),
     # latest
     _rule("latest", r"mas recientes?|mas nuev(?:o|a|os|as)"),
@@ -142,11 +191,14 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         "latest",
         r"ultim(?:o|a|os|as)",
         stop_next=_LAST_STOP_NEXT,
-        stop_prev=_words("por, en"),  # por último (finally), en última instancia
+        # por último (finally), en última instancia; "mi último salario"
+        stop_prev=_words("por, en") | _OWN_CASE_PREV,
     ),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
     _rule("latest", r"latest|newest|most recently|most recent|last updated|updated last"),
-    _rule("latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at")),
+    _rule(
+        "latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at") | _EN_OWN_CASE_PREV
+    ),
     # current
     _rule(
         "current",
@@ -212,6 +264,8 @@ def _vetoed(rule: _Rule, question: str, source: list[int], folded: str, m: Match
     if any(w in rule.stop_prev for w in prev if w):
         return True
     if rule.need_prev and prev[0] not in rule.need_prev:
+        return True
+    if rule.need_next and nxt[0] not in rule.need_next:
         return True
     if not rule.proper_name:
         return False
