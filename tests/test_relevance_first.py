@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from api.app import warm_up
+from api.core.gate import NULL_QUESTIONS
 from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError, StoreError
 from api.ingest.generic import GenericFields
@@ -211,14 +212,21 @@ def test_without_null_embeddings_there_is_no_floor_and_search_still_answers(
     class VectorsOnly:  # precomputed query vectors (benchmarks): embedding is refused
         model_id, dim = bundled.embedder.model_id, bundled.embedder.dim
 
-        def embed(self, texts: object, kind: object) -> object:
+        def __init__(self) -> None:
+            self.floor_asked = 0
+
+        def embed(self, texts: Sequence[str], kind: object) -> object:
+            self.floor_asked += list(texts) == list(NULL_QUESTIONS["es"])
             raise EmbedderError("precomputed vectors only")
 
     vector = bundled.search.embed_query(SUSPENSION)
-    service = SearchService(bundled.store, VectorsOnly(), bundled.search.config)  # type: ignore[arg-type]
-    result = service.search(SearchRequest(query=SUSPENSION), vector=vector)
-    assert result.hits and not result.abstained
+    embedder = VectorsOnly()
+    service = SearchService(bundled.store, embedder, bundled.search.config)  # type: ignore[arg-type]
+    for _ in range(3):
+        result = service.search(SearchRequest(query=SUSPENSION), vector=vector)
+        assert result.hits and not result.abstained
     assert "abstention floor not measured" in caplog.text
+    assert embedder.floor_asked == 1  # tried again after FLOOR_RECHECK_S, not every search
 
 
 def test_the_abstention_floor_is_not_remeasured_on_every_search(bundled: Services) -> None:

@@ -81,6 +81,7 @@ class EmbeddedStore:
         self._columns = ColumnCache(
             path, dim, ann_min_chunks, ann_shortlist, persist_min_chunks, background_min_chunks
         )
+        self._date_fields: tuple[int, dict[str, str]] | None = None  # (generation, fields)
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -284,13 +285,20 @@ class EmbeddedStore:
         return [to_tesis(row) for row in rows]
 
     def date_fields(self) -> dict[str, str]:
-        """The extra date fields stored records carry, with their roles."""
+        """The extra date fields stored records carry, with their roles. Read once per write
+        generation: the query reads every record (1.1 s at 560k tesis)."""
         with self._file.guard("date fields"):
+            generation = self._db.execute("SELECT generation FROM store_state").fetchone()[0]
+            known = self._date_fields
+            if known is not None and known[0] == generation:
+                return dict(known[1])
             rows = self._db.execute(
                 "SELECT DISTINCT r.key, r.value FROM tesis t, json_each(t.extra, '$.roles') r "
                 "WHERE t.extra != '{}'"
             ).fetchall()
-        return {row[0]: row[1] for row in rows}
+        fields = {row[0]: row[1] for row in rows}
+        self._date_fields = (generation, fields)
+        return dict(fields)
 
     def count_by(self, group_by: GroupBy, filters: Filters) -> dict[str, int]:
         conditions, params = where(filters)

@@ -27,9 +27,9 @@ from api.store.embedded_ann import AnnIndex
 from api.store.embedded_index import VectorIndex
 from api.store.embedded_lexical import LexicalIndex
 
-FORMAT = 1
+FORMAT = 2  # 2: BM25 saturations as codes into a table of their distinct values
 _VECTOR_ARRAYS = ("rowids", "vectors", "registro", "anio", "epoca", "tipo", "materias", "instancia")
-_LEXICAL_ARRAYS = ("starts", "docs", "saturation")
+_LEXICAL_ARRAYS = ("starts", "docs", "saturation_codes", "saturation_values")
 
 State = tuple[int, int, int]  # (write generation, chunks, largest chunk id)
 

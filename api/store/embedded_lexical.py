@@ -9,6 +9,11 @@ The scores are FTS5's, computed the same way in double precision:
 ``sum_i idf_i * f_i (k1 + 1) / (f_i + k1 (1 - b + b D / avgdl))`` with ``f_i`` the
 column-weighted count of term ``i`` in the row, ``D`` the row's tokens in all columns, and
 ``idf_i = log((N - n_i + 0.5) / (n_i + 0.5))`` clamped to 1e-6 (``fts5_aux.c``).
+
+A posting's saturation (everything but the idf) depends only on its count and its row's
+length, so few distinct values occur (1,729 over the 50M postings of the 1M-chunk bench store):
+each posting keeps a 2-byte code into a table of those doubles, not the double itself (6 bytes a
+posting with its row instead of 12; the scores are unchanged to the last bit).
 """
 
 from __future__ import annotations
@@ -65,8 +70,10 @@ class LexicalIndex:
     vocab: dict[str, int]
     starts: npt.NDArray[np.int64]  # postings of term t: [starts[t], starts[t + 1])
     docs: npt.NDArray[np.int32]  # row positions, ascending within a term
-    # per posting: f (k1 + 1) / (f + k1 (1 - b + b D / avgdl)), all but the idf
-    saturation: npt.NDArray[np.float64]
+    # per posting, a code into ``saturation_values``: f (k1 + 1) / (f + k1 (1 - b + b D /
+    # avgdl)), all but the idf (uint16, or uint32 when there are more than 65,536 values)
+    saturation_codes: npt.NDArray[np.unsignedinteger[Any]]
+    saturation_values: npt.NDArray[np.float64]  # ascending, distinct
     column_tokens: tuple[int, ...]  # tokens per column over all rows (checked against FTS5)
 
     @classmethod
@@ -103,12 +110,18 @@ class LexicalIndex:
         norm = K1 * (1 - B + B * lengths / avgdl)
         docs, freq = docs[order], freqs[order].astype(np.float64)
         del order, freqs, terms
+        saturation = (freq * (K1 + 1.0)) / (freq + norm[docs])  # FTS5's operation order
+        del freq
+        values, codes = np.unique(saturation, return_inverse=True)
+        del saturation
+        code_type = np.uint16 if len(values) <= 1 << 16 else np.uint32
         return cls(
             rowids=rowids,
             vocab=dict(vocab),
             starts=starts,
             docs=docs,
-            saturation=(freq * (K1 + 1.0)) / (freq + norm[docs]),  # FTS5's operation order
+            saturation_codes=codes.reshape(-1).astype(code_type),
+            saturation_values=values,
             column_tokens=tuple(int(n) for n in builder.column_tokens),
         )
 
@@ -117,7 +130,12 @@ class LexicalIndex:
         return len(self.rowids)
 
     def nbytes(self) -> int:
-        return self.starts.nbytes + self.docs.nbytes + self.saturation.nbytes
+        return (
+            self.starts.nbytes
+            + self.docs.nbytes
+            + self.saturation_codes.nbytes
+            + self.saturation_values.nbytes
+        )
 
     def search(
         self,
@@ -135,7 +153,9 @@ class LexicalIndex:
             lo, hi = int(self.starts[t]), int(self.starts[t + 1])
             idf = math.log((self.n_rows - (hi - lo) + 0.5) / ((hi - lo) + 0.5))
             docs.append(self.docs[lo:hi])
-            contributions.append((idf if idf > 0.0 else MIN_IDF) * self.saturation[lo:hi])
+            # idf x each distinct value, then gathered: the same products as per posting
+            weighted = (idf if idf > 0.0 else MIN_IDF) * self.saturation_values
+            contributions.append(weighted[self.saturation_codes[lo:hi]])
         weights = np.concatenate(contributions)
         scores = np.bincount(np.concatenate(docs), weights, self.n_rows).astype(
             np.float64, copy=False

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import dataclasses
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -8,7 +10,7 @@ from api.core.intent import MATERIAS as CANONICAL_MATERIAS
 from api.core.models import Filters
 from api.errors import StoreError
 from api.ingest.records import MATERIAS
-from api.store.base import VectorQuery
+from api.store.base import TesisEntry, VectorQuery
 from api.store.embedded import EmbeddedStore
 from api.store.embedded_index import MATERIA_BITS
 from tests.store.contract import DIM, StoreContract, entry, unit
@@ -76,3 +78,26 @@ def test_large_registro_lists_are_read_in_parts() -> None:
     wanted = list(range(1, 3000))
     assert set(store.get_tesis(wanted)) == set(store.fingerprints(wanted)) == {1, 2500}
     assert store.get_tesis([]) == {} and store.get_validity([]) == {}
+
+
+def dated(registro: int, field: str, role: str) -> TesisEntry:
+    """An entry whose record carries one extra date field with ``role``."""
+    plain = entry(registro, 2020, [unit(1, 0, 0, 0)])
+    tesis = dataclasses.replace(
+        plain.tesis, dates=((field, date(2021, 1, 1)),), date_roles=((field, role),)
+    )
+    return dataclasses.replace(plain, tesis=tesis)
+
+
+def test_date_fields_follow_writes_of_this_and_other_processes(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite"
+    server, writer = EmbeddedStore(path, dim=DIM), EmbeddedStore(path, dim=DIM)
+    server.upsert([dated(1, "pushed_at", "updated")])
+    assert server.date_fields() == {"pushed_at": "updated"}
+    assert server.date_fields() == {"pushed_at": "updated"}  # read once, not changed
+    writer.upsert([dated(2, "released_at", "published")])
+    assert server.date_fields() == {"pushed_at": "updated", "released_at": "published"}
+    server.delete([1])
+    assert server.date_fields() == {"released_at": "published"}
+    server.close()
+    writer.close()

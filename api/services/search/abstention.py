@@ -18,6 +18,7 @@ from api.store.base import VectorQuery, VectorStore
 
 _log = logging.getLogger("vigencia.search")
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
+UNMEASURED = (-1, -1)  # the store size recorded when the embedder could not measure a floor
 
 
 def gate_for(
@@ -92,6 +93,8 @@ class Abstention:
             vectors = self.embedder.embed(list(NULL_QUESTIONS[key]), "query")
         except EmbedderError as exc:  # e.g. precomputed vectors only: no floor, say why
             _log.warning("abstention floor not measured (%s): only empty questions abstain", exc)
+            with self._floors_lock:  # tried again after FLOOR_RECHECK_S, not on every search
+                self._floors[key] = (now, UNMEASURED, 0.0)
             return 0.0
         best = [
             found[0].similarity
