@@ -191,7 +191,11 @@ class EmbeddedStore:
 
     def vector_search(self, query: VectorQuery) -> list[Candidate]:
         with self._file.guard("search vectors"):
-            rowids, scores = self._current_index().search(query)
+            index = self._current_index()
+        # the columns are an immutable snapshot: scanned without the lock, so a concurrent
+        # search (or the other retriever of this one) is not held up by this scan
+        rowids, scores = index.search(query)
+        with self._file.guard("search vectors"):
             passages = self._passages(rowids.tolist())
         return [  # a row deleted since the columns were built has no passage: skipped
             Candidate(passages[r], float(s))
@@ -206,24 +210,28 @@ class EmbeddedStore:
         if not terms:
             return []
         query = np.asarray(vector, dtype=np.float32)
+        found = None
         with self._file.guard("search text"):
             index = self._current_index()
             lexical = self._lexical
             if lexical is None or any(tokens(t) != [t] for t in terms):
                 found = self._lexical_sql(terms, filters, limit)  # FTS5 decides
-                wanted = np.asarray([r for r, _ in found], np.int64)
-                positions = np.searchsorted(index.rowids, wanted)
-                inside = positions < len(index)
-                known = inside.copy()  # rows newer than the columns (a rebuild is running)
-                known[inside] = index.rowids[positions[inside]] == wanted[inside]
-                positions = positions[known]
-                scores = [s for (_, s), k in zip(found, known.tolist(), strict=True) if k]
-            else:
-                positions, bm25 = lexical.search(terms, index.mask(filters), limit)
-                scores = bm25.tolist()
-            rowids = index.rowids[positions].tolist()
+        if lexical is not None and found is None:
+            # the postings, like the columns, are a snapshot: read without the lock
+            positions, bm25 = lexical.search(terms, index.mask(filters), limit)
+            scores = bm25.tolist()
+        else:
+            wanted = np.asarray([r for r, _ in found or []], np.int64)
+            positions = np.searchsorted(index.rowids, wanted)
+            inside = positions < len(index)
+            known = inside.copy()  # rows newer than the columns (a rebuild is running)
+            known[inside] = index.rowids[positions[inside]] == wanted[inside]
+            positions = positions[known]
+            scores = [s for (_, s), k in zip(found or [], known.tolist(), strict=True) if k]
+        rowids = index.rowids[positions].tolist()
+        cosines = [float(index.vectors[p] @ query) for p in positions.tolist()]
+        with self._file.guard("search text"):
             passages = self._passages(rowids)
-            cosines = [float(index.vectors[p] @ query) for p in positions.tolist()]
         return [
             Candidate(passages[r], cosine, lexical=score)
             for r, cosine, score in zip(rowids, cosines, scores, strict=True)
