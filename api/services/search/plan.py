@@ -9,6 +9,7 @@ from api.core.fusion import RetrievalMode
 from api.core.glossary import translate_terms
 from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
 from api.core.language import Language, detect_language
+from api.core.lay_terms import legal_terms
 from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
 from api.core.search_result import Route
@@ -61,8 +62,11 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     alpha = base_alpha if request.alpha is None else request.alpha
     if cross and request.alpha is None:  # BM25 barely sees an English question
         alpha = max(alpha, cfg.cross_lingual_alpha)
-    # A Spanish question asks BM25 for its content words only (no "tengo", "fue", "haya")
-    lexical_query = without_question_words(request.query) if language == "es" else request.query
+    # A Spanish question asks BM25 for its content words only (no "tengo", "fue", "haya"),
+    # and for the tesis' words for its everyday ones ("inquilino": "arrendatario")
+    lexical_query = request.query
+    if language == "es":
+        lexical_query = f"{without_question_words(request.query)} {legal_terms(request.query)}"
     translated_topic: tuple[str, ...] = ()
     if cross:
         spanish = translate_terms(request.query)

@@ -1,0 +1,102 @@
+"""Everyday Spanish in the legal words of the tesis, for the lexical side of a search (pure).
+
+A litigant writes "mi jefe me cambió de turno" or "el inquilino no paga la renta"; the tesis say
+"patrón", "jornada", "arrendatario". BM25 matches only shared words, so a question in everyday
+words loses its lexical signal exactly where the vector side is weakest (facts, not doctrine).
+``legal_terms`` returns the corpus's words for the everyday ones found in a question; the search
+adds them to its BM25 query (never to the embedded text). Like ``glossary``, it is a thesaurus,
+not a translator: phrases are matched longest first on folded text, and only whole words.
+
+Chosen on the dev split of ``data/eval``: current@1 77.5 -> 81.2, nDCG@10 78.0 -> 79.5.
+"""
+
+from __future__ import annotations
+
+import re
+
+from api.core.text import fold
+
+# everyday phrase (folded) -> the words the tesis use for it
+LAY_TERMS: dict[str, str] = {
+    # arrendamiento
+    "inquilino": "arrendatario",
+    "inquilinos": "arrendatario",
+    "casero": "arrendador",
+    "dueno de la casa": "arrendador",
+    "rente": "arrendamiento arrendado",
+    "rento": "arrendamiento arrendado",
+    "rentar": "arrendamiento",
+    "rentada": "arrendamiento",
+    "rentado": "arrendamiento",
+    "sin plazo fijo": "tiempo indeterminado",
+    "sin plazo": "tiempo indeterminado",
+    "desalojar": "desocupacion lanzamiento",
+    "desalojo": "desocupacion lanzamiento",
+    # trabajo
+    "jefe": "patron",
+    "empleador": "patron",
+    "empresa": "patron",
+    "me corrieron": "despido",
+    "me despidieron": "despido",
+    "liquidacion": "indemnizacion",
+    "sueldo": "salario",
+    "turno": "jornada horario",
+    "horas extra": "tiempo extraordinario",
+    "renunciar": "rescision",
+    "renuncia": "rescision",
+    "separarme": "rescision",
+    "incapacidad": "riesgo de trabajo",
+    "la junta": "junta conciliacion arbitraje",
+    # fiscal
+    "hacienda": "fiscal hacendaria",
+    "sat": "fiscal hacendaria",
+    "fisco": "fiscal",
+    "impuesto": "contribucion",
+    "impuestos": "contribuciones",
+    "multa": "sancion",
+    "auditores": "visitadores visita",
+    "auditoria": "visita domiciliaria",
+    # penal
+    "carcel": "prision",
+    "preso": "prision reo",
+    "detenido": "detencion",
+    "me detuvieron": "detencion",
+    "policia": "autoridad aprehension",
+    "el fiscal": "ministerio publico",
+    "victima": "ofendido",
+    "abogado": "defensor",
+    # familia y civil
+    "esposo": "conyuge",
+    "esposa": "conyuge",
+    "pareja": "conyuge concubina",
+    "pension para mis hijos": "alimentos",
+    "pension alimenticia": "alimentos",
+    "manutencion": "alimentos",
+    "herencia": "sucesion herederos",
+    "heredar": "sucesion",
+    "testamento": "testamentaria sucesion",
+    "me deben": "adeudo pago",
+    "pagare": "titulo credito",
+    "embargaron": "embargo",
+    # procedimiento
+    "me negaron": "negativa",
+    "papeles": "documentos",
+    "me notificaron": "notificacion emplazamiento",
+    "avisar": "notificacion interpelacion",
+    "aviso": "notificacion",
+    "quejarme": "queja recurso",
+    "apelar": "apelacion recurso",
+    "apelo": "apelacion",
+    "demandar": "demanda accion",
+    # agrario
+    "parcela": "derechos agrarios",
+    "ejido": "ejidal",
+}
+_PATTERN = re.compile(
+    r"\b(" + "|".join(re.escape(k) for k in sorted(LAY_TERMS, key=len, reverse=True)) + r")\b"
+)
+
+
+def legal_terms(question: str) -> str:
+    """The tesis' words for the everyday words of ``question``, space-separated ("" if none)."""
+    return " ".join(LAY_TERMS[m.group(1)] for m in _PATTERN.finditer(fold(question)))
