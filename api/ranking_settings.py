@@ -142,6 +142,11 @@ class RankingSettings(BaseModel):
         "Search abstains unless its best cosine beats the best null question's "
         "(gibberish, small talk) by this much; the floor is measured per store and language.",
     )
+    abstain_short_margin: float = margin(
+        _GATE.short_margin,
+        "The abstention margin for a Spanish question of 5 content words or fewer (a short "
+        "question's best cosine sits lower); from 5 to 10 words it moves to the margin above.",
+    )
     abstain_cross_margin: float = margin(
         _GATE.cross_margin,
         "The abstention margin for English and mixed questions (their cosines to "

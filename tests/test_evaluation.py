@@ -76,6 +76,13 @@ def test_eval_command_on_the_shipped_set(
     swept = [r["config"] for r in report["rows"] if r["config"]["name"] == "a=0.4 w=0.5"]
     assert swept and all(c["recency_weight"] == 0.5 and c["alpha"] == 0.4 for c in swept)
     assert max(report["rubro_overlap"].values()) <= 0.40
+    short = {s["split"]: s for s in report["short_questions"]}
+    assert set(short) == {"dev", "test"}
+    assert sum(s["answerable"] for s in short.values()) == 24
+    assert sum(s["off_corpus"] for s in short.values()) == 16
+    # short answerable questions are answered; off-corpus ones mostly abstain
+    assert sum(len(s["false_abstentions"]) for s in short.values()) <= 2
+    assert sum(len(s["missed_abstentions"]) for s in short.values()) <= 3
 
 
 def test_eval_rejects_a_bad_query_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,6 +90,17 @@ def test_eval_rejects_a_bad_query_file(tmp_path: Path, capsys: pytest.CaptureFix
     bad.write_text('{"query": "x"}\n', encoding="utf-8")
     assert main(["eval", str(bad)], Settings(data_dir=tmp_path)) == 2
     assert "q.jsonl:1" in capsys.readouterr().err
+
+
+def test_eval_names_the_line_and_field_of_a_bad_short_question(
+    tmp_path: Path, repo_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "short.jsonl"
+    good = '{"id": "s1", "query": "¿Qué es la cosa juzgada?", "expect": "answer", "split": "dev"}'
+    bad.write_text(f"{good}\n{good.replace('answer', 'maybe')}\n", encoding="utf-8")
+    queries = str(repo_root / "data" / "eval" / "queries.jsonl")
+    assert main(["eval", queries, "--short", str(bad)], Settings(data_dir=tmp_path)) == 2
+    assert "short.jsonl:2: expect must be one of" in capsys.readouterr().err
 
 
 def test_a_swept_weight_is_the_weight_the_search_ranks_with(bundled: Services) -> None:

@@ -45,7 +45,13 @@ query C($input: ChatInput!) {
 }
 """
 SUSPENSION = "¿Procede la suspensión contra una orden de aprehensión en el sistema acusatorio?"
-NOT_ANSWERABLE = ["🙂🙂🚀", "asdkjh qwpoeiru zxmcnb", "receta de mole poblano con chile"]
+NOT_ANSWERABLE = [
+    "🙂🙂🚀",
+    "asdkjh qwpoeiru zxmcnb",
+    "receta de mole poblano con chile",
+    "¿Qué es la gestación subrogada?",  # short legal questions off the corpus
+    "¿Es legal vender vapeadores?",
+]
 GENERIC = Path(__file__).resolve().parent.parent / "data" / "eval" / "generic"
 
 
@@ -85,6 +91,10 @@ def test_nonsense_and_off_corpus_questions_abstain_in_search_and_chat(
         "amparo",
         "requisitos de la demanda de amparo indirecto",
         "Can the district judge dismiss an amparo before the constitutional hearing?",
+        # short ones, whose best cosine sits near the null questions' (0.862 to 0.867)
+        "¿Qué es la cosa juzgada?",
+        "Me despidieron sin darme aviso por escrito, ¿qué puedo hacer?",
+        "¿Es válida una multa sin fundamentación?",
     ],
 )
 def test_real_questions_do_not_abstain(bundled: Services, question: str) -> None:

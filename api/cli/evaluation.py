@@ -69,9 +69,15 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         sweep,
         to_json,
     )
+    from api.services.short_questions import (
+        format_short_scores,
+        load_short_questions,
+        score_short_questions,
+    )
 
     try:
         judgements = load_judgements(Path(args.queries))
+        short = load_short_questions(Path(args.short)) if args.short else []
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -93,9 +99,10 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         for j in judgements
         if j.relevant
     }
+    short_scores = score_short_questions(services.search, short) if short else []
     services.close()
     if args.json:
-        print(to_json(rows, args.k, overlaps))
+        print(to_json(rows, args.k, overlaps, short_scores))
         return 0
     print(f"{len(judgements)} questions, metrics at k={args.k} over whole tesis (%)")
     for split in SPLITS:
@@ -106,4 +113,6 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         f"gate={settings.relevance_gate:g} rules={settings.reform_rules_mode}\n"
     )
     print(format_table(rows, args.k))
+    if short_scores:
+        print(f"\n{format_short_scores(short_scores)}")
     return 0

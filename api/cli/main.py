@@ -11,7 +11,7 @@ from api.cli import loading
 from api.cli import search as searching
 from api.cli import serve as serving
 from api.cli.monitoring import add_commands
-from api.settings import Settings, get_settings
+from api.settings import PROJECT_ROOT, Settings, get_settings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--weight", type=float, action="append", help="Recency weights to sweep."
     )
     evaluation.add_argument("--json", action="store_true")
+    evaluation.add_argument(
+        "--short",
+        default=str(PROJECT_ROOT / "data" / "eval" / "short_questions.jsonl"),
+        help='Short questions, JSONL: {"id", "query", "expect": "answer"|"abstain", "split"} '
+        '(default: the shipped set); "" to skip.',
+    )
     evaluation.set_defaults(func=evaluating.cmd_eval)
 
     tune_cmd = sub.add_parser(

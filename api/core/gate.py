@@ -50,11 +50,17 @@ NULL_QUESTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Content words (``analyze``) of a short and of a long question, for the abstention margin:
+# the evaluation's questions have 9 to 28, typed ones often 2 to 8.
+SHORT_WORDS, LONG_WORDS = 5, 10
+
+
 @dataclass(frozen=True, slots=True)
 class GateConfig:
     """``relative``: least gate value (relevance / best relevance) of an on-topic hit.
     ``margin``: how far above the best null question's cosine a question's best cosine must be;
-    ``cross_margin``: the same for English and mixed questions, whose cosines are lower.
+    ``cross_margin``: the same for English and mixed questions, whose cosines are lower;
+    ``short_margin``: the margin for a short Spanish question (see ``margin_for``).
     ``enabled``: False turns off both the gate and abstention (every hit on topic).
     """
 
@@ -62,16 +68,34 @@ class GateConfig:
     margin: float = 0.022
     cross_margin: float = 0.005
     enabled: bool = True
+    short_margin: float = 0.016
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.relative <= 1.0:
             raise ValueError(f"relative must be in [0, 1], got {self.relative}")
-        for name, value in (("margin", self.margin), ("cross_margin", self.cross_margin)):
+        margins = (
+            ("margin", self.margin),
+            ("cross_margin", self.cross_margin),
+            ("short_margin", self.short_margin),
+        )
+        for name, value in margins:
             if not -1.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be in [-1, 1], got {value}")
 
-    def margin_for(self, null_set: str) -> float:
-        return self.cross_margin if null_set == "en" else self.margin
+    def margin_for(self, null_set: str, words: int | None = None) -> float:
+        """The margin for a question of ``words`` content words (None: a long question).
+
+        A short question is close to nothing in particular: its best cosine sits lower, like
+        the null questions' (themselves short). So a Spanish question of ``SHORT_WORDS`` or
+        fewer content words needs ``short_margin``, one of ``LONG_WORDS`` or more ``margin``,
+        and one in between a share of each.
+        """
+        if null_set == "en":
+            return self.cross_margin
+        if words is None:
+            return self.margin
+        share = min(1.0, max(0.0, (words - SHORT_WORDS) / (LONG_WORDS - SHORT_WORDS)))
+        return self.short_margin + (self.margin - self.short_margin) * share
 
 
 @dataclass(frozen=True, slots=True)

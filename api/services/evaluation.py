@@ -32,6 +32,7 @@ from api.services.search import (
     SearchService,
     best_chunk_per_tesis,
 )
+from api.services.short_questions import ShortScores
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,9 +243,19 @@ def overlap_summary(overlaps: Mapping[str, float]) -> str:
     )
 
 
-def to_json(rows: Sequence[EvalRow], k: int, overlaps: Mapping[str, float]) -> str:
+def to_json(
+    rows: Sequence[EvalRow],
+    k: int,
+    overlaps: Mapping[str, float],
+    short: Sequence[ShortScores] = (),
+) -> str:
     return json.dumps(
-        {"k": k, "rows": [asdict(r) for r in rows], "rubro_overlap": dict(overlaps)},
+        {
+            "k": k,
+            "rows": [asdict(r) for r in rows],
+            "rubro_overlap": dict(overlaps),
+            "short_questions": [asdict(s) for s in short],
+        },
         ensure_ascii=False,
         indent=1,
     )

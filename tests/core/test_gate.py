@@ -42,6 +42,17 @@ def test_abstain_reason(signals: QuerySignals, expected: str | None) -> None:
     assert (reason is None) if expected is None else (expected in (reason or ""))
 
 
+def test_a_short_spanish_question_needs_a_smaller_margin() -> None:
+    config = GateConfig(margin=0.022, short_margin=0.016)
+    assert config.margin_for("es") == config.margin_for("es", 25) == pytest.approx(0.022)
+    assert config.margin_for("es", 10) == pytest.approx(0.022)
+    assert config.margin_for("es", 2) == config.margin_for("es", 5) == pytest.approx(0.016)
+    assert config.margin_for("es", 7) == pytest.approx(0.0184)  # 2/5 of the way
+    assert config.margin_for("en", 2) == config.cross_margin  # English: not by length
+    with pytest.raises(ValueError, match="short_margin"):
+        GateConfig(short_margin=2.0)
+
+
 def test_abstain_floor_is_the_best_null_plus_the_margin() -> None:
     assert abstain_floor([0.80, 0.846, 0.83], 0.022) == pytest.approx(0.868)
     assert abstain_floor([], 0.022) == 0.0

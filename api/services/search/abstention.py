@@ -19,6 +19,7 @@ from api.store.base import VectorQuery, VectorStore
 _log = logging.getLogger("vigencia.search")
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
 UNMEASURED = (-1, -1)  # the store size recorded when the embedder could not measure a floor
+UNMEASURED_FLOOR = -2.0  # the best null cosine recorded then (below any cosine): floor 0.0
 
 
 def gate_for(
@@ -42,7 +43,7 @@ class Abstention:
         self.store = store
         self.embedder = embedder
         self.config = config
-        # language -> (checked at, store size, floor): sizes are read at most every
+        # language -> (checked at, store size, best null cosine): sizes are read at most every
         # FLOOR_RECHECK_S, not on every search (a COUNT over the store, or two Weaviate calls)
         self._floors: dict[str, tuple[float, tuple[int, int], float]] = {}
         self._floors_lock = Lock()
@@ -59,19 +60,24 @@ class Abstention:
             matched=any(c.lexical > 0 for c in pool),  # BM25 found some word of it
             best_similarity=max((c.similarity for c in pool), default=None),
         )
-        return abstain_reason(signals, self.floor(plan.language))
+        words = len(set(analyze(plan.request.query)))
+        return abstain_reason(signals, self.floor(plan.language, words))
 
-    def floor(self, language: Language) -> float:
-        """The best cosine a question in ``language`` must reach: the best null question's,
-        plus the margin. Measured against this store, and again when its size has changed
-        (checked at most every ``FLOOR_RECHECK_S``)."""
+    def floor(self, language: Language, words: int | None = None) -> float:
+        """The best cosine a question in ``language`` of ``words`` content words must reach
+        (None: a long one): the best null question's, plus the margin. Measured against this
+        store, and again when its size has changed (checked at most every
+        ``FLOOR_RECHECK_S``); 0.0 when the embedder could not measure it."""
         key = null_language(language)
-        fresh = self._fresh(key)
-        if fresh is not None:
-            return fresh
-        with self._measuring:  # a search that waited here finds the floor just measured
-            fresh = self._fresh(key)
-            return fresh if fresh is not None else self._measure(key)
+        best = self._fresh(key)
+        if best is None:
+            with self._measuring:  # a search that waited here finds the floor just measured
+                best = self._fresh(key)
+                if best is None:
+                    best = self._measure(key)
+        if best <= UNMEASURED_FLOOR:
+            return 0.0
+        return abstain_floor([best], self.config.gate.margin_for(key, words))
 
     def _fresh(self, key: str) -> float | None:
         with self._floors_lock:
@@ -94,14 +100,11 @@ class Abstention:
         except EmbedderError as exc:  # e.g. precomputed vectors only: no floor, say why
             _log.warning("abstention floor not measured (%s): only empty questions abstain", exc)
             with self._floors_lock:  # tried again after FLOOR_RECHECK_S, not on every search
-                self._floors[key] = (now, UNMEASURED, 0.0)
-            return 0.0
-        best = [
-            found[0].similarity
-            for found in (self.store.vector_search(VectorQuery(v, Filters(), 1)) for v in vectors)
-            if found
-        ]
-        floor = abstain_floor(best, self.config.gate.margin_for(key))
+                self._floors[key] = (now, UNMEASURED, UNMEASURED_FLOOR)
+            return UNMEASURED_FLOOR
+        found = [self.store.vector_search(VectorQuery(v, Filters(), 1)) for v in vectors]
+        cosines = [hits[0].similarity for hits in found if hits]
+        best = max(cosines) if cosines else UNMEASURED_FLOOR  # an empty store: no floor
         with self._floors_lock:
-            self._floors[key] = (now, size, floor)
-        return floor
+            self._floors[key] = (now, size, best)
+        return best

@@ -77,7 +77,11 @@ class SearchConfig(SearchDefaults):
                 s.reform_discard_pre_novena,
             ),
             gate=GateConfig(
-                s.relevance_gate, s.abstain_margin, s.abstain_cross_margin, s.relevance_gate_enabled
+                s.relevance_gate,
+                s.abstain_margin,
+                s.abstain_cross_margin,
+                s.relevance_gate_enabled,
+                s.abstain_short_margin,
             ),
             epocas=EpocaFactors.parse(s.epoca_factors, s.seed_epoca_factors),
             materia_weights=dict(s.materia_recency_weights or {}),
