@@ -51,6 +51,7 @@ NOT_ANSWERABLE = [
     "receta de mole poblano con chile",
     "¿Qué es la gestación subrogada?",  # short legal questions off the corpus
     "¿Es legal vender vapeadores?",
+    "How do I register a cryptocurrency?",
 ]
 GENERIC = Path(__file__).resolve().parent.parent / "data" / "eval" / "generic"
 
@@ -95,6 +96,9 @@ def test_nonsense_and_off_corpus_questions_abstain_in_search_and_chat(
         "¿Qué es la cosa juzgada?",
         "Me despidieron sin darme aviso por escrito, ¿qué puedo hacer?",
         "¿Es válida una multa sin fundamentación?",
+        # English under the English floor (0.811 < 0.823), answered through its glossary terms
+        "What is res judicata?",
+        "How is the bond for a stay calculated?",
     ],
 )
 def test_real_questions_do_not_abstain(bundled: Services, question: str) -> None:

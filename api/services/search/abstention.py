@@ -61,7 +61,27 @@ class Abstention:
             best_similarity=max((c.similarity for c in pool), default=None),
         )
         words = len(set(analyze(plan.request.query)))
-        return abstain_reason(signals, self.floor(plan.language, words))
+        floor = self.floor(plan.language, words)
+        best = signals.best_similarity
+        if best is not None and best < floor and self._glossary_answers(plan):
+            floor = 0.0  # its legal terms, in the corpus's Spanish, are on the corpus
+        return abstain_reason(signals, floor)
+
+    def _glossary_answers(self, plan: Plan) -> bool:
+        """Whether an English question's legal terms in Spanish (the glossary's) reach the
+        Spanish floor for their length. An English question's cosines to the Spanish corpus
+        are low and noisy ("What is res judicata?" 0.811 under a floor of 0.823); its glossary
+        terms ("cosa juzgada") are Spanish, and measured like a Spanish question."""
+        terms = plan.glossary_terms.strip()
+        if not terms:
+            return False
+        try:
+            vector = self.embedder.embed([terms], "query")[0]
+        except EmbedderError:
+            return False
+        found = self.store.vector_search(VectorQuery(vector, plan.request.filters, 1))
+        words = len(set(analyze(terms)))
+        return bool(found) and found[0].similarity >= self.floor("es", words)
 
     def floor(self, language: Language, words: int | None = None) -> float:
         """The best cosine a question in ``language`` of ``words`` content words must reach

@@ -41,6 +41,7 @@ class Plan:
     gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
     topic: tuple[str, ...] = ()  # what a date-sorted question is about
     translated_topic: tuple[str, ...] = ()  # the topic in the corpus's Spanish (glossary)
+    glossary_terms: str = ""  # an English question's legal terms in Spanish (glossary)
 
 
 def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
@@ -68,6 +69,7 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     if language == "es":
         lexical_query = f"{without_question_words(request.query)} {legal_terms(request.query)}"
     translated_topic: tuple[str, ...] = ()
+    spanish = ""
     if cross:
         spanish = translate_terms(request.query)
         lexical_query = f"{request.query} {spanish}"
@@ -98,4 +100,5 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         gate=cfg.gate.relative if gated else None,
         topic=topic if route == "date_sorted" else (),
         translated_topic=translated_topic if route == "date_sorted" else (),
+        glossary_terms=spanish,
     )
