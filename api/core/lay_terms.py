@@ -46,7 +46,6 @@ LAY_TERMS: dict[str, str] = {
     "renuncia": "rescision",
     "separarme": "rescision",
     "incapacidad": "riesgo de trabajo",
-    "la junta": "junta conciliacion arbitraje",
     # fiscal
     "hacienda": "fiscal hacendaria",
     "sat": "fiscal hacendaria",
