@@ -19,7 +19,7 @@ from api.errors import EmbedderError, StoreError
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
 from api.services.container import Services
-from api.services.search import SearchRequest, SearchService
+from api.services.search import SearchRequest, SearchService, rules
 from api.settings import Settings
 from api.store.embedded import EmbeddedStore
 from tests.conftest import run_query
@@ -221,8 +221,10 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
 
 
 def test_without_null_embeddings_there_is_no_floor_and_search_still_answers(
-    bundled: Services, caplog: pytest.LogCaptureFixture
+    bundled: Services, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(rules, "_last_warning", [-rules.WARN_EVERY_S])
+
     class VectorsOnly:  # precomputed query vectors (benchmarks): embedding is refused
         model_id, dim = bundled.embedder.model_id, bundled.embedder.dim
 
@@ -241,6 +243,8 @@ def test_without_null_embeddings_there_is_no_floor_and_search_still_answers(
         assert result.hits and not result.abstained
     assert "abstention floor not measured" in caplog.text
     assert embedder.floor_asked == 1  # tried again after FLOOR_RECHECK_S, not every search
+    # the same-point rule needs passage vectors too: said once, not on every search
+    assert caplog.text.count("same-point rule not applied") == 1
 
 
 def test_the_abstention_floor_is_not_remeasured_on_every_search(bundled: Services) -> None:

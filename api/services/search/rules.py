@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,6 +18,8 @@ from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
 
 _log = logging.getLogger("vigencia.search")
+WARN_EVERY_S = 60.0  # an embedder that refuses refuses every search: say so once a minute
+_last_warning = [-WARN_EVERY_S]  # monotonic time of the last "not applied" warning
 
 
 def apply_rules(
@@ -48,7 +51,10 @@ def same_point_judge(hits: list[Hit], embedder: Embedder, threshold: float) -> S
         if ids:
             embedded = list(embedder.embed([texts[i] for i in ids], "passage"))
     except EmbedderError as exc:  # no passage vectors: no old criterion is set aside
-        _log.warning("same-point rule not applied (%s): old criteria are only flagged", exc)
+        now = time.monotonic()
+        if now - _last_warning[0] >= WARN_EVERY_S:
+            _last_warning[0] = now
+            _log.warning("same-point rule not applied (%s): old criteria are only flagged", exc)
         embedded = []
     vectors = dict(zip(ids, embedded, strict=False))
 
