@@ -148,18 +148,22 @@ class LexicalIndex:
         found = [self.vocab[t] for t in terms if t in self.vocab]
         if not found or self.n_rows == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float64)
-        docs, contributions = [], []
-        for t in found:
-            lo, hi = int(self.starts[t]), int(self.starts[t + 1])
+        # every query term's postings, written once into arrays bincount takes as they are
+        # (an int32 input would be converted inside it: 40 % of the time at 1M chunks)
+        spans = [(int(self.starts[t]), int(self.starts[t + 1])) for t in found]
+        total = sum(hi - lo for lo, hi in spans)
+        docs = np.empty(total, np.intp)
+        weights = np.empty(total, np.float64)
+        at = 0
+        for lo, hi in spans:
             idf = math.log((self.n_rows - (hi - lo) + 0.5) / ((hi - lo) + 0.5))
-            docs.append(self.docs[lo:hi])
+            end = at + hi - lo
+            docs[at:end] = self.docs[lo:hi]
             # idf x each distinct value, then gathered: the same products as per posting
             weighted = (idf if idf > 0.0 else MIN_IDF) * self.saturation_values
-            contributions.append(weighted[self.saturation_codes[lo:hi]])
-        weights = np.concatenate(contributions)
-        scores = np.bincount(np.concatenate(docs), weights, self.n_rows).astype(
-            np.float64, copy=False
-        )
+            np.take(weighted, self.saturation_codes[lo:hi], out=weights[at:end])
+            at = end
+        scores = np.bincount(docs, weights, self.n_rows).astype(np.float64, copy=False)
         if mask is not None:
             scores[~mask] = 0.0
         hits = top_positions(scores, limit, positive=True)
