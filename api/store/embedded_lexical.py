@@ -160,8 +160,9 @@ class LexicalIndex:
             end = at + hi - lo
             docs[at:end] = self.docs[lo:hi]
             # idf x each distinct value, then gathered: the same products as per posting
+            # (the codes are in range by construction: "clip" skips the bounds check)
             weighted = (idf if idf > 0.0 else MIN_IDF) * self.saturation_values
-            np.take(weighted, self.saturation_codes[lo:hi], out=weights[at:end])
+            np.take(weighted, self.saturation_codes[lo:hi], out=weights[at:end], mode="clip")
             at = end
         scores = np.bincount(docs, weights, self.n_rows).astype(np.float64, copy=False)
         if mask is not None:
