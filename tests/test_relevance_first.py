@@ -52,6 +52,7 @@ NOT_ANSWERABLE = [
     "¿Qué es la gestación subrogada?",  # short legal questions off the corpus
     "¿Es legal vender vapeadores?",
     "How do I register a cryptocurrency?",
+    "Do I need a license to fly a drone?",  # the glossary knows "license" only: no rescue
 ]
 GENERIC = Path(__file__).resolve().parent.parent / "data" / "eval" / "generic"
 

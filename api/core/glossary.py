@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from api.core.language import ENGLISH_WORDS
 from api.core.text import fold
 
 # English phrase -> Spanish words. Phrases before the words they contain (matched longest first).
@@ -383,3 +384,23 @@ _BY_FOLDED = {fold(p): GLOSSARY[p] for p in _PHRASES}
 def translate_terms(text: str) -> str:
     """The Spanish words of the glossary phrases found in ``text`` (longest match first)."""
     return " ".join(_BY_FOLDED[m.group(0)] for m in _PATTERN.finditer(fold(text)))
+
+
+def coverage(text: str) -> float:
+    """The share of ``text``'s content words (not English function words, 3 letters or more)
+    inside glossary phrases: how much of an English question the glossary understood. "What
+    is res judicata?" 1.0; "Do I need a license to fly a drone?" 0.25 ("license" only)."""
+    folded = fold(text)
+    content = [m for m in _WORD_SPANS.finditer(folded) if _is_content(m.group(0))]
+    if not content:
+        return 0.0
+    spans = [(m.start(), m.end()) for m in _PATTERN.finditer(folded)]
+    inside = sum(1 for w in content if any(a <= w.start() and w.end() <= b for a, b in spans))
+    return inside / len(content)
+
+
+_WORD_SPANS = re.compile(r"\w+")
+
+
+def _is_content(word: str) -> bool:
+    return len(word) >= 3 and word not in ENGLISH_WORDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.core.gate import GateConfig, QuerySignals, abstain_floor, abstain_reason, gate_values
-from api.core.glossary import translate_terms
+from api.core.glossary import coverage, translate_terms
 from api.core.language import detect_language
 from api.core.topic import name_candidates, topic_terms
 
@@ -82,6 +82,22 @@ def test_glossary_translates_legal_phrases_longest_first() -> None:
     assert "orden de aprehensión" in spanish
     assert "amparo indirecto" in spanish and "juez de distrito" in spanish
     assert translate_terms("what is the best pizza in naples") == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "share"),
+    [
+        ("What is res judicata?", 1.0),
+        ("Who is entitled to a seniority premium?", 2 / 3),  # "entitled" is not a legal term
+        ("Do I need a license to fly a drone?", 0.25),  # only "license"
+        ("what is the best pizza in naples", 0.0),
+        ("is it?", 0.0),  # no content word at all
+    ],
+)
+def test_glossary_coverage_is_the_share_of_content_words_it_knows(
+    question: str, share: float
+) -> None:
+    assert coverage(question) == pytest.approx(share)
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ _log = logging.getLogger("vigencia.search")
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
 UNMEASURED = (-1, -1)  # the store size recorded when the embedder could not measure a floor
 UNMEASURED_FLOOR = -2.0  # the best null cosine recorded then (below any cosine): floor 0.0
+GLOSSARY_COVERAGE = 0.5  # least share of an English question the glossary must know to vouch
 
 
 def gate_for(
@@ -71,9 +72,11 @@ class Abstention:
         """Whether an English question's legal terms in Spanish (the glossary's) reach the
         Spanish floor for their length. An English question's cosines to the Spanish corpus
         are low and noisy ("What is res judicata?" 0.811 under a floor of 0.823); its glossary
-        terms ("cosa juzgada") are Spanish, and measured like a Spanish question."""
+        terms ("cosa juzgada") are Spanish, and measured like a Spanish question. Only when
+        the glossary knows most of the question: "Do I need a license to fly a drone?" is not
+        a question about licences ("licencia" alone reaches the floor)."""
         terms = plan.glossary_terms.strip()
-        if not terms:
+        if not terms or plan.glossary_coverage < GLOSSARY_COVERAGE:
             return False
         try:
             vector = self.embedder.embed([terms], "query")[0]
