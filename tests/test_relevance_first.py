@@ -21,6 +21,7 @@ from api.ingest.pipeline import ingest
 from api.services.container import Services
 from api.services.search import SearchRequest, SearchService, rules
 from api.settings import Settings
+from api.store.base import VectorQuery
 from api.store.embedded import EmbeddedStore
 from tests.conftest import run_query
 
@@ -302,3 +303,36 @@ def test_a_failed_warm_up_does_not_stop_the_server(
 
     warm_up(replace(bundled, search=Down()))  # type: ignore[arg-type]
     assert "warm-up skipped" in caplog.text and "secret" not in caplog.text
+
+
+def test_each_retriever_is_asked_for_the_page_times_oversample_at_least_50(
+    bundled: Services,
+) -> None:
+    """A relevance search reads max(topK x oversample, 50) candidates per retriever; a date
+    order over a described topic 100, since its earliest on-point tesis may rank low."""
+
+    class RecordingStore:
+        def __init__(self, inner: object) -> None:
+            self.inner, self.limits = inner, []  # type: list[tuple[str, int | None]]
+
+        def vector_search(self, query: VectorQuery) -> object:
+            self.limits.append(("vector", query.limit))
+            return self.inner.vector_search(query)  # type: ignore[attr-defined]
+
+        def lexical_search(self, text: str, vector: object, filters: object, limit: int) -> object:
+            self.limits.append(("lexical", limit))
+            return self.inner.lexical_search(text, vector, filters, limit)  # type: ignore[attr-defined]
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+    def limits(question: str, top_k: int) -> set[tuple[str, int | None]]:
+        store = RecordingStore(bundled.store)
+        service = SearchService(store, bundled.embedder, bundled.search.config)  # type: ignore[arg-type]
+        service.search(SearchRequest(query=question, top_k=top_k))
+        return set(store.limits)
+
+    assert {("vector", 50), ("lexical", 50)} <= limits(SUSPENSION, 10)
+    assert {("vector", 100), ("lexical", 100)} <= limits(SUSPENSION, 20)
+    described = "¿Cuál fue el primer criterio sobre la suspensión contra una orden de aprehensión dictada en un proceso penal?"
+    assert {("vector", 100), ("lexical", 100)} <= limits(described, 10)

@@ -15,7 +15,12 @@ from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
 from api.store.base import ListQuery, SortOrder, VectorQuery, VectorStore
 
-MIN_POOL = 100  # candidates per retriever, so normalization sees a stable set
+# Candidates per retriever, so normalization sees a stable set. 50 and 100 ranked the
+# evaluation's dev and test splits identically; 50 reads half the rows (1M chunks: 28 -> 25
+# ms a search). A date order over a described topic keeps 100: its earliest or latest
+# on-point tesis may rank low by relevance.
+MIN_POOL = 50
+MIN_DATED_POOL = 100
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
 TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
 MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
@@ -60,7 +65,8 @@ class Retrieval:
         else:
             pool = []
         if not pool:
-            limit = max(request.top_k * self.config.oversample, MIN_POOL)
+            least = MIN_DATED_POOL if plan.route == "date_sorted" else MIN_POOL
+            limit = max(request.top_k * self.config.oversample, least)
             pool = self.candidates(plan.lexical_query, vector, request.filters, limit, plan.mode)
         return [c for c in pool if c.similarity >= plan.threshold], narrowed
 
