@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -68,12 +69,17 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
 
 
+@functools.lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    return fold(char)
+
+
 def fold_with_map(text: str) -> tuple[str, list[int]]:
     """``fold(text)`` and, for each of its characters, the index of its source character."""
     out: list[str] = []
     source: list[int] = []
     for i, char in enumerate(text):
-        folded = fold(char)
+        folded = _fold_char(char)  # a question's characters repeat: each folded once
         out.append(folded)
         source.extend([i] * len(folded))
     return "".join(out), source
