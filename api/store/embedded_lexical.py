@@ -3,7 +3,7 @@
 FTS5 stays the source of truth (it is what ``upsert`` writes). At 100k+ chunks an OR query of
 ~20 stems matches most rows and FTS5 calls ``bm25()`` once per matching row through SQL, which
 costs ~1.5 us per row plus the joins. Here the same postings live in numpy arrays (term-major
-CSR), and a query is a ``bincount`` over the query terms' postings.
+CSR), and a query adds up its terms' postings into one score per row (``np.add.at``).
 
 The scores are FTS5's, computed the same way in double precision:
 ``sum_i idf_i * f_i (k1 + 1) / (f_i + k1 (1 - b + b D / avgdl))`` with ``f_i`` the
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -164,11 +165,41 @@ class LexicalIndex:
             weighted = (idf if idf > 0.0 else MIN_IDF) * self.saturation_values
             np.take(weighted, self.saturation_codes[lo:hi], out=weights[at:end], mode="clip")
             at = end
-        scores = np.bincount(docs, weights, self.n_rows).astype(np.float64, copy=False)
-        if mask is not None:
-            scores[~mask] = 0.0
-        hits = top_positions(scores, limit, positive=True)
-        return hits, scores[hits]
+        # bincount's sums in the same order, into a reused zeroed array: bincount allocates a
+        # fresh one (8 MB at 1M rows) and page-faults it in, 6.0 against 4.4 ms a search
+        scores = _SCORES.take(self.n_rows)
+        try:
+            np.add.at(scores, docs, weights)
+            if mask is not None:
+                scores[~mask] = 0.0
+            hits = top_positions(scores, limit, positive=True)
+            return hits, scores[hits]
+        finally:
+            _SCORES.give(scores)
+
+
+class _ScoreArrays:
+    """Zeroed float64 arrays lent to searches: one per search running at once (searches run
+    outside the store lock), kept for the next ones."""
+
+    def __init__(self) -> None:
+        self._free: list[npt.NDArray[np.float64]] = []
+        self._lock = threading.Lock()
+
+    def take(self, n_rows: int) -> npt.NDArray[np.float64]:
+        with self._lock:
+            scores = self._free.pop() if self._free else None
+        if scores is None or len(scores) != n_rows:
+            return np.zeros(n_rows, np.float64)
+        scores.fill(0.0)
+        return scores
+
+    def give(self, scores: npt.NDArray[np.float64]) -> None:
+        with self._lock:
+            self._free.append(scores)
+
+
+_SCORES = _ScoreArrays()
 
 
 class _Vocabulary(dict[str, int]):

@@ -4,6 +4,7 @@ same scores, under every filter. FTS5 itself (the SQL path) is the oracle."""
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -77,3 +78,23 @@ def test_top_positions_equals_a_full_sort(n: int, positive: bool) -> None:
         kept = np.flatnonzero(scores > 0) if positive else np.arange(n)
         expected = kept[np.lexsort((kept, -scores[kept]))][:limit]
         assert top_positions(scores, limit, positive).tolist() == expected.tolist()
+
+
+def test_concurrent_searches_get_the_scores_of_sequential_ones(bundled: Services) -> None:
+    """Searches run outside the store lock and share reused score arrays: each must still get
+    its own scores."""
+    store = bundled.store
+    assert isinstance(store, EmbeddedStore)
+    vector = np.full(store.dim, store.dim**-0.5, dtype=np.float32)
+    questions = QUESTIONS[:24]
+
+    def ranked(text: str) -> list[tuple[str, float]]:
+        return [
+            (c.passage.chunk.chunk_id, c.lexical)
+            for c in store.lexical_search(text, vector, Filters(), 50)
+        ]
+
+    sequential = [ranked(q) for q in questions]
+    with ThreadPoolExecutor(4) as pool:
+        concurrent = list(pool.map(ranked, questions * 3))
+    assert concurrent == sequential * 3
