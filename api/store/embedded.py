@@ -210,24 +210,23 @@ class EmbeddedStore:
         if not terms:
             return []
         query = np.asarray(vector, dtype=np.float32)
-        found = None
         with self._file.guard("search text"):
             index = self._current_index()
             lexical = self._lexical
-            if lexical is None or any(tokens(t) != [t] for t in terms):
-                found = self._lexical_sql(terms, filters, limit)  # FTS5 decides
-        if lexical is not None and found is None:
+            by_sql = lexical is None or any(tokens(t) != [t] for t in terms)
+            found = self._lexical_sql(terms, filters, limit) if by_sql else []  # FTS5 decides
+        if lexical is not None and not by_sql:
             # the postings, like the columns, are a snapshot: read without the lock
             positions, bm25 = lexical.search(terms, index.mask(filters), limit)
             scores = bm25.tolist()
         else:
-            wanted = np.asarray([r for r, _ in found or []], np.int64)
+            wanted = np.asarray([r for r, _ in found], np.int64)
             positions = np.searchsorted(index.rowids, wanted)
             inside = positions < len(index)
             known = inside.copy()  # rows newer than the columns (a rebuild is running)
             known[inside] = index.rowids[positions[inside]] == wanted[inside]
             positions = positions[known]
-            scores = [s for (_, s), k in zip(found or [], known.tolist(), strict=True) if k]
+            scores = [s for (_, s), k in zip(found, known.tolist(), strict=True) if k]
         rowids = index.rowids[positions].tolist()
         cosines = [float(index.vectors[p] @ query) for p in positions.tolist()]
         with self._file.guard("search text"):
