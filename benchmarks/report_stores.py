@@ -77,7 +77,7 @@ def synthetic(stores: list[dict[str, Any]]) -> list[str]:
         "skewed old, the época in force on the date, tipo, instancia, 1-2 materias) and "
         "chunk texts cut as word windows from the bundled corpus, so BM25 sees real "
         "vocabulary (`benchmarks/synthetic.py`). Each size runs in its own process: "
-        "`SearchService.search` (hybrid: vector top 100 + BM25 top 100, fusion, recency "
+        "`SearchService.search` (hybrid: vector top 50 + BM25 top 50, fusion, recency "
         "scoring, validity and reform rules) with precomputed query vectors, so no embedder "
         "is in the loop (section 1 has its cost). Every timed question is unseen: after one "
         "untimed pass over other questions (columns, postings and SQLite's interior pages "

@@ -23,6 +23,7 @@ from api.core.models import Filters
 from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError
 from api.services.search import SearchConfig, SearchRequest, SearchService
+from api.services.search.retrieval import MIN_POOL
 from api.settings import PROJECT_ROOT, Settings
 from api.store.base import VectorQuery
 from api.store.embedded import EmbeddedStore
@@ -34,7 +35,9 @@ from benchmarks.system import peak_rss_bytes, rss_bytes, rss_file_bytes
 YEAR_FILTER = Filters(anio_min=2000)
 # query vectors of the warm-up and of the cold pass (the headline ones: query_vectors' default)
 WARM_SEED, COLD_SEED = 11, 13
-FLOOR_TOP = 100  # the pool the service asks each retriever for (top_k 10 x oversample 5, min 100)
+FLOOR_TOP = 100  # the top-k of the numpy floor and of recall@k
+# what a default search (top_k 10) asks each retriever for: top_k x oversample, at least MIN_POOL
+RETRIEVER_POOL = max(10 * SearchConfig().oversample, MIN_POOL)
 
 
 class NoEmbedder:
@@ -75,14 +78,14 @@ def search_latency(
 def retriever_latency(
     store: EmbeddedStore, texts: list[str], vectors: np.ndarray, filters: Filters
 ) -> dict[str, Any]:
-    """The two store calls a hybrid search makes, timed apart."""
+    """The two store calls a default hybrid search makes, timed apart."""
     vector_ms, lexical_ms = [], []
     for text, vector in zip(texts, vectors, strict=True):
         started = time.perf_counter()
-        store.vector_search(VectorQuery(vector, filters, FLOOR_TOP))
+        store.vector_search(VectorQuery(vector, filters, RETRIEVER_POOL))
         vector_ms.append(_ms(started))
         started = time.perf_counter()
-        store.lexical_search(text, vector, filters, FLOOR_TOP)
+        store.lexical_search(text, vector, filters, RETRIEVER_POOL)
         lexical_ms.append(_ms(started))
     return {"vector_search": summarize(vector_ms), "lexical_search": summarize(lexical_ms)}
 
