@@ -23,7 +23,7 @@ from api.core.models import Filters
 from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError
 from api.services.search import SearchConfig, SearchRequest, SearchService
-from api.services.search.retrieval import MIN_POOL
+from api.services.search.retrieval import candidate_pool
 from api.settings import PROJECT_ROOT, Settings
 from api.store.base import VectorQuery
 from api.store.embedded import EmbeddedStore
@@ -36,8 +36,7 @@ YEAR_FILTER = Filters(anio_min=2000)
 # query vectors of the warm-up and of the cold pass (the headline ones: query_vectors' default)
 WARM_SEED, COLD_SEED = 11, 13
 FLOOR_TOP = 100  # the top-k of the numpy floor and of recall@k
-# what a default search (top_k 10) asks each retriever for: top_k x oversample, at least MIN_POOL
-RETRIEVER_POOL = max(10 * SearchConfig().oversample, MIN_POOL)
+RETRIEVER_POOL = candidate_pool(10, SearchConfig().oversample)  # what a default search asks
 
 
 class NoEmbedder:

@@ -13,6 +13,7 @@ import re
 
 from api.core.language import ENGLISH_WORDS
 from api.core.text import fold
+from api.core.thesaurus import Thesaurus
 
 # English phrase -> Spanish words. Phrases before the words they contain (matched longest first).
 GLOSSARY: dict[str, str] = {
@@ -376,14 +377,12 @@ GLOSSARY: dict[str, str] = {
     "acts": "actos",
 }
 
-_PHRASES = sorted(GLOSSARY, key=len, reverse=True)
-_PATTERN = re.compile(r"\b(?:" + "|".join(re.escape(fold(p)) for p in _PHRASES) + r")\b")
-_BY_FOLDED = {fold(p): GLOSSARY[p] for p in _PHRASES}
+_GLOSSARY = Thesaurus(GLOSSARY)
 
 
 def translate_terms(text: str) -> str:
     """The Spanish words of the glossary phrases found in ``text`` (longest match first)."""
-    return " ".join(_BY_FOLDED[m.group(0)] for m in _PATTERN.finditer(fold(text)))
+    return _GLOSSARY.terms(text)
 
 
 def coverage(text: str) -> float:
@@ -394,7 +393,7 @@ def coverage(text: str) -> float:
     content = [m for m in _WORD_SPANS.finditer(folded) if _is_content(m.group(0))]
     if not content:
         return 0.0
-    spans = [(m.start(), m.end()) for m in _PATTERN.finditer(folded)]
+    spans = _GLOSSARY.spans(folded)
     inside = sum(1 for w in content if any(a <= w.start() and w.end() <= b for a, b in spans))
     return inside / len(content)
 

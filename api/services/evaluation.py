@@ -25,6 +25,7 @@ from api.core.evaluation import (
 from api.core.fusion import RetrievalMode
 from api.core.scoring import Profile
 from api.embeddings.base import Vectors
+from api.services.jsonl import numbered_lines
 from api.services.search import (
     RulesMode,
     SearchRequest,
@@ -119,9 +120,7 @@ def sweep(weights: Sequence[float], alphas: Sequence[float]) -> list[EvalConfig]
 
 def load_judgements(path: Path) -> list[Judgement]:
     judgements = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for line_no, line in numbered_lines(path):
         try:
             raw = json.loads(line)
             judgement = Judgement(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from api.core.evaluation import SPLITS
+from api.services.jsonl import numbered_lines
 from api.services.search import SearchRequest, SearchService
 
 Expectation = Literal["answer", "abstain"]
@@ -44,9 +45,7 @@ class ShortScores:
 def load_short_questions(path: Path) -> list[ShortQuestion]:
     """The questions of ``path``; a bad line is reported with its number and field."""
     questions = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for line_no, line in numbered_lines(path):
         try:
             raw = json.loads(line)
             question = ShortQuestion(

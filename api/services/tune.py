@@ -18,6 +18,7 @@ from api.core.intent import detect_materia
 from api.core.tune import Fitted, Point, QuestionScore, fit
 from api.embeddings.base import Vectors
 from api.services.evaluation import load_judgements
+from api.services.jsonl import numbered_lines
 from api.services.search import SearchConfig, SearchRequest, SearchService, best_chunk_per_tesis
 
 DEFAULT_WEIGHTS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)
@@ -62,18 +63,17 @@ def load_feedback(paths: Sequence[Path]) -> list[Judgement]:
     """Exported feedback lines as dev questions (graded tesis, no criterion in force)."""
     out = []
     for path in paths:
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if line.strip():
-                raw = json.loads(line)
-                out.append(
-                    Judgement(
-                        query=str(raw["query"]),
-                        relevant={int(k): int(v) for k, v in raw["relevant"].items()},
-                        current=tuple(int(r) for r in raw.get("current") or ()),
-                        id=f"{path.name}:{n}",
-                        split="dev",
-                    )
+        for n, line in numbered_lines(path):
+            raw = json.loads(line)
+            out.append(
+                Judgement(
+                    query=str(raw["query"]),
+                    relevant={int(k): int(v) for k, v in raw["relevant"].items()},
+                    current=tuple(int(r) for r in raw.get("current") or ()),
+                    id=f"{path.name}:{n}",
+                    split="dev",
                 )
+            )
     return out
 
 

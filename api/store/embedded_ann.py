@@ -11,8 +11,8 @@ longer than the store's, and uniform synthetic vectors defeat them).
 
 Filters: the fast-scan kernels take no row selector, so a filter that keeps a share ``s`` of
 the rows asks for ``shortlist / s`` candidates and drops the rest; when the filters keep fewer
-than ``EXACT_MAX_ROWS`` rows, the exact scan of the kept rows is cheaper, and exact. faiss is optional (``pip install .[ann]``); without
-it every search is exact.
+than ``EXACT_MAX_ROWS`` rows, the exact scan of the kept rows is cheaper, and exact. faiss is
+optional (``pip install .[ann]``); without it every search is exact.
 """
 
 from __future__ import annotations

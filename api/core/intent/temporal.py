@@ -57,20 +57,20 @@ def _words(text: str) -> frozenset[str]:
 # articles far more often than it asks for the first criterion; and in a litigant's story
 # it counts the steps of their own case ("mi primer amparo", "el primer acto", "el último
 # mes"). Those nouns veto an ordinal; a criterion noun after it never does.
-_CASE_STEPS = (
+_CASE_STEPS = _words(
     "amparo, amparos, juicio, juicios, laudo, laudos, acto, actos, demanda, demandas,"
     "emplazamiento, llamamiento, notificacion, audiencia, audiencias, pago, pagos, abono,"
     "contrato, contratos, empleo, trabajo, despido, embargo, requerimiento, citatorio,"
     "escrito, recurso, dia, dias, semana, semanas, mes, meses, ano, anos, quincena, bimestre,"
     "trimestre, semestre, periodo, ejercicio, hijo, hija, esposo, esposa, matrimonio"
 )
-_ORDINAL_STOP_NEXT = _words(
+_ORDINAL_STOP_NEXT = _CASE_STEPS | _words(
     "instancia, instancias, sala, salas, circuito, circuitos, tribunal, tribunales, colegiado,"
     "juzgado, juzgados, distrito, region, parrafo, parrafos, parte, lugar, termino, grado,"
     "nivel, epoca, titulo, capitulo, seccion, fraccion, apartado, inciso, punto, transitorio,"
     "resolutivo, considerando, vista, infancia, necesidad, mano, plana,"
     "de enero, de febrero, de marzo, de abril, de mayo, de junio, de julio, de agosto,"
-    "de septiembre, de octubre, de noviembre, de diciembre, de distrito," + _CASE_STEPS
+    "de septiembre, de octubre, de noviembre, de diciembre, de distrito"
 )
 # "mi primer amparo", "ese primer llamamiento", "esta última audiencia": the asker's own
 # case. ("su primer criterio" is the court's, and "su primer repositorio" the owner's.)
@@ -82,13 +82,8 @@ _ORDINAL_STOP_PREV = _OWN_CASE_PREV | _words(
     "juzgado, tribunal, colegiado, sala, articulo, punto, resolutivo, transitorio,"
     "considerando, parrafo, inciso, fraccion, apartado, capitulo, titulo, libro, tomo"
 )
-_LAST_STOP_NEXT = (
-    _words(
-        "parrafo, parrafos, parte, lugar, instancia, domicilio, voluntad, dia, dias, salario,"
-        "ratio, grado, fraccion, inciso, apartado, punto, renglon, linea, oracion, considerando,"
-        "resolutivo, anos, tiempos, momento"
-    )
-    | _ORDINAL_STOP_NEXT
+_LAST_STOP_NEXT = _ORDINAL_STOP_NEXT | _words(
+    "domicilio, voluntad, salario, ratio, renglon, linea, oracion, tiempos, momento"
 )
 # "original" and "inicial" mostly qualify documents and procedural acts (copia original,
 # demanda inicial, audiencia inicial): they count only after a word for a criterion.

@@ -7,6 +7,7 @@ import time
 from threading import Lock
 
 from api.core.gate import NULL_QUESTIONS, QuerySignals, abstain_floor, abstain_reason, null_language
+from api.core.glossary import coverage
 from api.core.language import Language
 from api.core.models import Candidate, Filters
 from api.core.text import analyze
@@ -76,7 +77,7 @@ class Abstention:
         the glossary knows most of the question: "Do I need a license to fly a drone?" is not
         a question about licences ("licencia" alone reaches the floor)."""
         terms = plan.glossary_terms.strip()
-        if not terms or plan.glossary_coverage < GLOSSARY_COVERAGE:
+        if not terms or coverage(plan.request.query) < GLOSSARY_COVERAGE:
             return False
         try:
             vector = self.embedder.embed([terms], "query")[0]

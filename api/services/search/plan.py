@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.fusion import RetrievalMode
-from api.core.glossary import coverage, translate_terms
+from api.core.glossary import translate_terms
 from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
 from api.core.language import Language, detect_language
 from api.core.lay_terms import legal_terms
@@ -42,7 +42,6 @@ class Plan:
     topic: tuple[str, ...] = ()  # what a date-sorted question is about
     translated_topic: tuple[str, ...] = ()  # the topic in the corpus's Spanish (glossary)
     glossary_terms: str = ""  # an English question's legal terms in Spanish (glossary)
-    glossary_coverage: float = 0.0  # the share of its content words the glossary knows
 
 
 def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
@@ -102,5 +101,4 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         topic=topic if route == "date_sorted" else (),
         translated_topic=translated_topic if route == "date_sorted" else (),
         glossary_terms=spanish,
-        glossary_coverage=coverage(request.query) if cross else 0.0,
     )

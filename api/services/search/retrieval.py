@@ -26,6 +26,11 @@ TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question read
 MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
 
 
+def candidate_pool(top_k: int, oversample: int, dated: bool = False) -> int:
+    """How many candidates a search asks each retriever for."""
+    return max(top_k * oversample, MIN_DATED_POOL if dated else MIN_POOL)
+
+
 class Retrieval:
     """Candidate retrieval over one store, under one configuration."""
 
@@ -65,8 +70,8 @@ class Retrieval:
         else:
             pool = []
         if not pool:
-            least = MIN_DATED_POOL if plan.route == "date_sorted" else MIN_POOL
-            limit = max(request.top_k * self.config.oversample, least)
+            dated = plan.route == "date_sorted"
+            limit = candidate_pool(request.top_k, self.config.oversample, dated)
             pool = self.candidates(plan.lexical_query, vector, request.filters, limit, plan.mode)
         return [c for c in pool if c.similarity >= plan.threshold], narrowed
 

@@ -1,0 +1,31 @@
+"""Phrases of a question mapped to the corpus's words for them (pure): the shared engine of the
+English glossary (``glossary``) and of the everyday-Spanish terms (``lay_terms``).
+
+Phrases are matched on accent-folded, lowercased text, whole words only, longest first, and
+each match contributes the words the table gives for it. A thesaurus, not a translator: words
+the table does not know contribute nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from api.core.text import fold
+
+
+class Thesaurus:
+    """A table of phrases (any case and accents) and the corpus's words for each."""
+
+    def __init__(self, table: Mapping[str, str]) -> None:
+        self._words = {fold(phrase): words for phrase, words in table.items()}
+        longest_first = sorted(self._words, key=len, reverse=True)
+        self._pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, longest_first)) + r")\b")
+
+    def terms(self, text: str) -> str:
+        """The corpus's words for the phrases found in ``text``, space-separated ("" if none)."""
+        return " ".join(self._words[m.group(0)] for m in self._pattern.finditer(fold(text)))
+
+    def spans(self, folded: str) -> list[tuple[int, int]]:
+        """Where known phrases are in ``folded`` (already folded text)."""
+        return [m.span() for m in self._pattern.finditer(folded)]
