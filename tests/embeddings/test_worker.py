@@ -192,3 +192,32 @@ def test_the_engine_spins_briefly_between_parallel_steps() -> None:
     )
     assert ours.stdout.split() == ["ACTIVE", "10000"], ours.stderr
     assert theirs.stdout.split() == ["PASSIVE", "10000"], theirs.stderr
+
+
+def test_blas_threads_sleep_at_once_from_before_numpy_loads() -> None:
+    import os
+    import subprocess
+    import sys
+
+    # records the variable when numpy is first imported, which is when OpenBLAS reads it
+    show = (
+        "import os, sys\n"
+        "seen = []\n"
+        "class Watch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'numpy' and not seen:\n"
+        "            seen.append(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))\n"
+        "sys.meta_path.insert(0, Watch())\n"
+        "import api.app\n"
+        "print(seen[0])\n"
+    )
+    clean = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    ours = subprocess.run([sys.executable, "-c", show], env=clean, capture_output=True, text=True)
+    theirs = subprocess.run(
+        [sys.executable, "-c", show],
+        env={**clean, "OPENBLAS_THREAD_TIMEOUT": "28"},
+        capture_output=True,
+        text=True,
+    )
+    assert ours.stdout.split() == ["4"], ours.stderr
+    assert theirs.stdout.split() == ["28"], theirs.stderr
