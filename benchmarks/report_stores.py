@@ -187,4 +187,12 @@ def profiles(stores: list[dict[str, Any]]) -> list[str]:
             "",
             *table(["Function", "own", "cumulative"], rows),
         ]
-    return ["## Where the time goes", "", *lines] if lines else []
+    if not lines:
+        return []
+    intro = (
+        "cProfile sees the search's own thread. A hybrid search's vector retriever runs on a "
+        "helper thread meanwhile (`api/services/search/retrieval.py`), so what it takes beyond "
+        "BM25 shows here as the wait for it (`acquire` of a lock); its own time is section 2's "
+        "*vector_search* column."
+    )
+    return ["## Where the time goes", "", intro, "", *lines]
