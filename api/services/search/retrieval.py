@@ -50,11 +50,11 @@ class Retrieval:
     ) -> list[Candidate]:
         """Oversampled candidates: vector top-N and BM25 top-N (at the same time), merged by
         chunk."""
+        if mode == "lexical":
+            return merge_candidates(self.store.lexical_search(query, vector, filters, limit))
         vector_query = VectorQuery(vector, filters, limit)
         if mode == "vector":
             return merge_candidates(self.store.vector_search(vector_query))
-        if mode == "lexical":
-            return merge_candidates(self.store.lexical_search(query, vector, filters, limit))
         nearest = _VECTOR_THREADS.submit(self.store.vector_search, vector_query)
         lexical = self.store.lexical_search(query, vector, filters, limit)
         return merge_candidates(nearest.result(), lexical)
