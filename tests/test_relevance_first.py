@@ -222,6 +222,40 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
     assert english["hits"][0]["registro"] == spanish["hits"][0]["registro"]
 
 
+@pytest.mark.parametrize(
+    ("wording", "plain"),
+    [
+        ("la tesis más nueva del corpus", "¿Cuál es la tesis más reciente?"),
+        ("what's the earliest ruling in the corpus?", "¿Cuál es la tesis más antigua?"),
+        (
+            "When did the courts first rule on suspending the challenged act?",
+            "¿Cuál fue el primer criterio sobre la suspensión del acto reclamado?",
+        ),
+        (
+            "¿Desde cuándo se sostiene algún criterio sobre la suspensión del acto reclamado?",
+            "¿Cuál fue el primer criterio sobre la suspensión del acto reclamado?",
+        ),
+        ("the first thesis about overtime", "¿Cuál es la tesis más antigua sobre horas extras?"),
+        ("el primer criterio sobre tiempo extraordinario", "el primer criterio sobre horas extras"),
+    ],
+)
+def test_a_temporal_answer_does_not_change_with_the_wording(
+    bundled: Services, wording: str, plain: str
+) -> None:
+    expected = search(bundled, query=plain, topK=3)
+    got = search(bundled, query=wording, topK=3)
+    assert expected["hits"] and not got["abstained"], wording
+    assert got["intent"]["mode"] == "date_sorted"
+    assert got["hits"][0]["anio"] == expected["hits"][0]["anio"], wording
+    assert "HORAS EXTRAS" in got["hits"][0]["rubro"] or "overtime" not in wording
+
+
+def test_an_english_legal_term_alone_is_read_as_english(bundled: Services) -> None:
+    data = search(bundled, query="overtime", topK=3)
+    assert data["intent"]["language"] == "en" and not data["abstained"]
+    assert data["hits"][0]["rubro"].startswith("HORAS EXTRAS")
+
+
 def test_without_null_embeddings_there_is_no_floor_and_search_still_answers(
     bundled: Services, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,9 +10,10 @@ glossary, not a translator: phrases are matched longest first, unknown words are
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from api.core.language import ENGLISH_WORDS
-from api.core.text import fold
+from api.core.text import STEM_LENGTH, analyze, fold
 from api.core.thesaurus import Thesaurus
 
 # English phrase -> Spanish words. Phrases before the words they contain (matched longest first).
@@ -210,7 +211,7 @@ GLOSSARY: dict[str, str] = {
     "social security": "seguro social",
     "pension": "pensión",
     "seniority": "antigüedad",
-    "overtime": "tiempo extraordinario",
+    "overtime": "horas extras tiempo extraordinario",
     # fiscal and administrative
     "tax": "impuesto fiscal contribución",
     "taxes": "impuestos contribuciones",
@@ -378,6 +379,14 @@ GLOSSARY: dict[str, str] = {
 }
 
 _GLOSSARY = Thesaurus(GLOSSARY)
+GLOSSARY_COVERAGE = 0.5  # least share of an English question the glossary must know
+
+
+def reads_as_english(text: str) -> bool:
+    """Whether words of no language's grammar ("overtime", "res judicata") are English legal
+    terms: the glossary knows most of them and gives the corpus's other words for them."""
+    spanish = set(analyze(translate_terms(text)))
+    return coverage(text) >= GLOSSARY_COVERAGE and bool(spanish - set(analyze(text)))
 
 
 def translate_terms(text: str) -> str:
@@ -385,12 +394,18 @@ def translate_terms(text: str) -> str:
     return _GLOSSARY.terms(text)
 
 
-def coverage(text: str) -> float:
+def coverage(text: str, only: Collection[str] | None = None) -> float:
     """The share of ``text``'s content words (not English function words, 3 letters or more)
     inside glossary phrases: how much of an English question the glossary understood. "What
-    is res judicata?" 1.0; "Do I need a license to fly a drone?" 0.25 ("license" only)."""
+    is res judicata?" 1.0; "Do I need a license to fly a drone?" 0.25 ("license" only).
+    ``only``: count just the words with these analyzed terms (a temporal question's topic:
+    "the first thesis about overtime" is understood when "overtime" is)."""
     folded = fold(text)
-    content = [m for m in _WORD_SPANS.finditer(folded) if _is_content(m.group(0))]
+    content = [
+        m
+        for m in _WORD_SPANS.finditer(folded)
+        if _is_content(m.group(0)) and (only is None or m.group(0)[:STEM_LENGTH] in only)
+    ]
     if not content:
         return 0.0
     spans = _GLOSSARY.spans(folded)

@@ -23,6 +23,7 @@ DOCUMENT_NOUNS = frozenset(
         "which what was were is are there ever document documents record records "
         "created made ruling rulings decision decisions holding holdings judgment judgments "
         "criterion criteria position precedent case cases court courts supreme mexican "
+        "thesis theses rule rules ruled corpus colección semanario "
         # words naming which date (api.core.date_fields), not what the record is about
         "commit commits push pushed update updated actualizado actualizados actualizó"
     )
@@ -37,11 +38,15 @@ FILLER = frozenset(
         "dime muéstrame muestra muestrame enséñame ensename dame di quiero saber ver favor "
         "porfa por muy realmente exactamente nunca jamás respecto acerca cosa cosas uno una "
         "creó creo hizo hecho publicó publico subió subio empezó empezo comenzó comenzo "
-        "cuándo cuando dónde quién qué cómo cuánto tiempo lleva tenía tiene hay fue es era "
+        "cuándo cuando dónde quién qué cómo cuánto lleva tenía tiene hay fue es era "
+        "algún alguna algunos algunas any some hubo sostiene sostuvo sostenido sostenida "
         "github gitlab bitbucket sourceforge codeberg platform plataforma account cuenta "
         "profile perfil user usuario owner dueño autor author"
     )
 )
+# "Time" that measures a wait ("cuánto tiempo lleva", "más tiempo sin"), unlike the subject
+# "tiempo extraordinario" (overtime).
+_HOW_LONG = re.compile(r"\b(?:cu[aá]nto|m[aá]s|menos|mucho|poco)\s+tiempo\b", re.IGNORECASE)
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
 # Jakub" (a possessor closes the phrase, unlike "el repositorio de Rust más reciente"), "the
@@ -70,7 +75,8 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
         for t in analyze(m.group(1))
     }
     skip = trigger_terms | DOCUMENT_NOUNS | FILLER | names
-    return list(dict.fromkeys(t for t in analyze(question) if t not in skip))
+    asked = _HOW_LONG.sub(" ", question)
+    return list(dict.fromkeys(t for t in analyze(asked) if t not in skip))
 
 
 def name_candidates(question: str) -> set[str]:
@@ -84,7 +90,27 @@ def name_candidates(question: str) -> set[str]:
     return found
 
 
-def contains_all(text: str, terms: Sequence[str]) -> bool:
-    """Whether ``text`` has every term (analyzed like the index)."""
-    have = set(analyze(text)) if terms else set()
-    return all(t in have for t in terms)
+# How far apart a topic's terms may stand in a document and still name it (analyzed words, so
+# stopwords do not count): "suspensión del acto reclamado" names ("suspen", "acto",
+# "reclam"); a tesis with "tiempo" in one sentence and "extraordinario" in another does not
+# name "tiempo extraordinario".
+TOPIC_SLACK = 3
+
+
+def names_topic(text: str, terms: Sequence[str]) -> bool:
+    """Whether ``text`` names every term (analyzed like the index), all of them within
+    ``len(terms) + TOPIC_SLACK`` consecutive words."""
+    if not terms:
+        return True
+    wanted = set(terms)
+    tokens = analyze(text)
+    if not wanted <= set(tokens):
+        return False
+    width = len(wanted) + TOPIC_SLACK
+    last_seen: dict[str, int] = {}
+    for i, token in enumerate(tokens):
+        if token in wanted:
+            last_seen[token] = i
+            if len(last_seen) == len(wanted) and i - min(last_seen.values()) < width:
+                return True
+    return False

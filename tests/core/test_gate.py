@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from api.core.gate import GateConfig, QuerySignals, abstain_floor, abstain_reason, gate_values
-from api.core.glossary import coverage, translate_terms
+from api.core.glossary import coverage, reads_as_english, translate_terms
 from api.core.language import detect_language
-from api.core.topic import name_candidates, topic_terms
+from api.core.topic import name_candidates, names_topic, topic_terms
 
 
 def test_gate_values_read_the_cosine_gap_on_a_fixed_span() -> None:
@@ -100,6 +100,28 @@ def test_glossary_coverage_is_the_share_of_content_words_it_knows(
     assert coverage(question) == pytest.approx(share)
 
 
+def test_coverage_of_a_topic_counts_only_the_topic_words() -> None:
+    question = "What was the first thesis about overtime?"
+    assert coverage(question) == pytest.approx(1 / 3)  # "first", "thesis", "overtime"
+    assert coverage(question, {"overti"}) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("overtime", True),
+        ("res judicata", True),
+        ("amparo", False),  # the glossary gives the same word: nothing to translate
+        ("horas extras", False),
+        ("asdkjh qwpoeiru", False),
+    ],
+)
+def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
+    text: str, english: bool
+) -> None:
+    assert reads_as_english(text) is english
+
+
 @pytest.mark.parametrize(
     ("question", "triggers", "topic"),
     [
@@ -111,12 +133,39 @@ def test_glossary_coverage_is_the_share_of_content_words_it_knows(
         ("¿Cuál es el repositorio de Rust más reciente?", ("más reciente",), ["rust"]),
         ("¿Cuál fue el primer criterio sobre la suspensión?", ("primer",), ["suspen"]),
         ("Dime cuál es el repo más reciente de Jakub, porfa.", ("más reciente",), []),
+        ("la tesis más nueva del corpus", ("más nueva",), []),
+        ("What was the first thesis about overtime?", ("first",), ["overti"]),
+        ("When did the courts first rule on suspension?", ("first",), ["suspen"]),
+        ("¿Desde cuándo se sostiene algún criterio sobre la suspensión?", ("desde",), ["suspen"]),
+        ("¿Cuál es el repositorio que lleva más tiempo sin actualizarse?", ("más",), []),
+        ("el primer criterio sobre tiempo extraordinario", ("primer",), ["tiempo", "extrao"]),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(
     question: str, triggers: tuple[str, ...], topic: list[str]
 ) -> None:
     assert topic_terms(question, triggers) == topic
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Suspensión del acto reclamado en materia laboral.", True),
+        ("El acto reclamado: procede la suspensión", True),  # any order, close together
+        (
+            "Se concede la suspensión. "
+            + "Otro asunto sin relación alguna aquí. " * 3
+            + "El acto reclamado consta.",
+            False,
+        ),
+        ("La suspensión del acto.", False),  # "reclamado" is missing
+    ],
+)
+def test_a_document_names_a_topic_only_with_its_terms_close_together(
+    text: str, named: bool
+) -> None:
+    assert names_topic(text, ["suspen", "acto", "reclam"]) is named
+    assert names_topic(text, []) is True
 
 
 def test_name_candidates_are_capitalized_words_inside_a_sentence() -> None:

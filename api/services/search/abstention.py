@@ -7,7 +7,7 @@ import time
 from threading import Lock
 
 from api.core.gate import NULL_QUESTIONS, QuerySignals, abstain_floor, abstain_reason, null_language
-from api.core.glossary import coverage
+from api.core.glossary import GLOSSARY_COVERAGE, coverage
 from api.core.language import Language
 from api.core.models import Candidate, Filters
 from api.core.text import analyze
@@ -21,7 +21,6 @@ _log = logging.getLogger("vigencia.search")
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
 UNMEASURED = (-1, -1)  # the store size recorded when the embedder could not measure a floor
 UNMEASURED_FLOOR = -2.0  # the best null cosine recorded then (below any cosine): floor 0.0
-GLOSSARY_COVERAGE = 0.5  # least share of an English question the glossary must know to vouch
 
 
 def gate_for(
@@ -75,9 +74,11 @@ class Abstention:
         are low and noisy ("What is res judicata?" 0.811 under a floor of 0.823); its glossary
         terms ("cosa juzgada") are Spanish, and measured like a Spanish question. Only when
         the glossary knows most of the question: "Do I need a license to fly a drone?" is not
-        a question about licences ("licencia" alone reaches the floor)."""
+        a question about licences ("licencia" alone reaches the floor). A temporal question
+        needs its topic understood, not its ordering words ("the first thesis about ...")."""
         terms = plan.glossary_terms.strip()
-        if not terms or coverage(plan.request.query) < GLOSSARY_COVERAGE:
+        understood = coverage(plan.request.query, set(plan.topic) or None)
+        if not terms or understood < GLOSSARY_COVERAGE:
             return False
         try:
             vector = self.embedder.embed([terms], "query")[0]

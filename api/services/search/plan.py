@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.fusion import RetrievalMode
-from api.core.glossary import translate_terms
+from api.core.glossary import reads_as_english, translate_terms
 from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
 from api.core.language import Language, detect_language
 from api.core.lay_terms import legal_terms
@@ -58,6 +58,8 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     if ordering is not None:
         route = "blend" if request.temporal_mode == "blend" else "date_sorted"
     language = detect_language(request.query)
+    if language == "unknown" and reads_as_english(request.query):  # "overtime", "res judicata"
+        language = "en"
     cross = language in ("en", "mixed")
     base_weight, base_alpha = cfg.defaults_for(request.query, request.filters.materias)
     alpha = base_alpha if request.alpha is None else request.alpha

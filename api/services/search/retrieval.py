@@ -10,7 +10,7 @@ from api.core.date_fields import DateField, detect_date_field, question_role, so
 from api.core.fusion import RetrievalMode, merge_candidates
 from api.core.models import Candidate, Filters, Hit
 from api.core.temporal import sort_by_date
-from api.core.topic import contains_all, name_candidates
+from api.core.topic import name_candidates, names_topic
 from api.embeddings.base import Vectors
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
@@ -106,11 +106,10 @@ class Retrieval:
     def topic_pool(
         self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
     ) -> list[Candidate]:
-        """Every chunk of the filtered set that names all the topic terms (BM25 finds them)."""
+        """Every chunk of the filtered set that names the topic, its terms close together
+        (BM25 finds them)."""
         found = self.store.lexical_search(" ".join(topic), vector, filters, TOPIC_POOL)
-        return [
-            c for c in found if contains_all(f"{c.passage.rubro} {c.passage.chunk.text}", topic)
-        ]
+        return [c for c in found if names_topic(f"{c.passage.rubro} {c.passage.chunk.text}", topic)]
 
     def dated_extremes(
         self,
