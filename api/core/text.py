@@ -23,7 +23,8 @@ STOPWORDS = frozenset(
 
 # A question's own scaffolding that the index keeps but a lexical query should not ask for:
 # Snowball's Spanish stop list (snowballstem.org), less what STOPWORDS already has: pronouns,
-# quantifiers and every form of estar, haber, ser and tener. A litigant writes "tengo",
+# quantifiers and every form of estar, haber, ser and tener; and the asking verbs ("¿puedo...?",
+# "quiero", "¿qué hago?", "¿qué pasa si...?"). A litigant writes "tengo",
 # "está", "fue", "haya"; a tesis rarely does, so BM25 gives these words a high idf and rewards
 # passages for them. Applied to Spanish questions only ("era" is an English word too).
 QUESTION_STOPWORDS = (
@@ -51,6 +52,9 @@ QUESTION_STOPWORDS = (
     tenia tenias teniamos teniais tenian tuve tuviste tuvo tuvimos tuvisteis tuvieron tuviera
     tuvieras tuvieramos tuvierais tuvieran tuviese tuvieses tuviesemos tuvieseis tuviesen
     teniendo tenido tenida tenidos tenidas tened
+    puedo puedes puede podemos pueden pueda puedas podamos puedan podria podrias podriamos
+    podrian podre podras podra podremos podran pude pudo pudieron pudiera pudieran
+    quiero quieres quiere queremos quieren hago hace hacemos hacen hacer pasa pasaria
     """.split()  # noqa: SIM905
     )
     - STOPWORDS

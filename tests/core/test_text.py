@@ -23,6 +23,17 @@ def test_every_form_of_the_auxiliaries_is_dropped_accents_or_not() -> None:
         assert without_question_words(f"amparo {word}") == "amparo", word
 
 
+def test_the_asking_verbs_are_dropped() -> None:
+    question = "¿Puedo pedir la revisión si gané el amparo? ¿Qué pasa si no quiere pagar?"
+    assert without_question_words(question).split() == [
+        "pedir",
+        "revisión",
+        "gané",
+        "amparo",
+        "pagar",
+    ]
+
+
 def test_the_index_still_keeps_the_question_words() -> None:
     # Only the query side drops them: the stores' analyzed text is unchanged.
     assert analyze("tengo tiene hubiera") == ["tengo", "tiene", "hubier"]
