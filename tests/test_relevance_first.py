@@ -14,6 +14,7 @@ import pytest
 
 from api.app import warm_up
 from api.core.gate import NULL_QUESTIONS
+from api.core.models import Filters
 from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError, StoreError
 from api.ingest.generic import GenericFields
@@ -21,7 +22,7 @@ from api.ingest.pipeline import ingest
 from api.services.container import Services
 from api.services.search import SearchRequest, SearchService, rules
 from api.settings import Settings
-from api.store.base import VectorQuery
+from api.store.base import ListQuery, VectorQuery
 from api.store.embedded import EmbeddedStore
 from tests.conftest import run_query
 
@@ -248,6 +249,31 @@ def test_a_temporal_answer_does_not_change_with_the_wording(
     assert got["intent"]["mode"] == "date_sorted"
     assert got["hits"][0]["anio"] == expected["hits"][0]["anio"], wording
     assert "HORAS EXTRAS" in got["hits"][0]["rubro"] or "overtime" not in wording
+
+
+@pytest.mark.parametrize(
+    ("question", "materia", "ordering"),
+    [
+        ("¿Cuál fue el último criterio en materia penal?", "Penal", "DESC"),
+        ("la primera tesis en materia laboral", "Laboral", "ASC"),
+        ("What is the latest criterion in labor matters?", "Laboral", "DESC"),
+    ],
+)
+def test_a_named_branch_of_law_is_a_filter_not_words_to_find(
+    bundled: Services, question: str, materia: str, ordering: str
+) -> None:
+    # the earliest or latest tesis of that materia by date, not one that says "materia penal"
+    dated = bundled.store.list_tesis(ListQuery(Filters(materias=(materia,)), ordering, 20))
+    extreme = {t.registro for t in dated if t.sort_date == dated[0].sort_date}  # one day
+    data = search(bundled, query=question, topK=3)
+    assert data["intent"]["mode"] == "date_sorted" and not data["abstained"]
+    assert data["hits"][0]["registro"] in extreme
+
+
+def test_a_branch_the_corpus_lacks_stays_words_of_the_topic(bundled: Services) -> None:
+    assert not bundled.store.list_tesis(ListQuery(Filters(materias=("Electoral",)), "ASC", 1))
+    plan = bundled.search.plan(SearchRequest(query="la primera tesis en materia electoral"))
+    assert bundled.search.scoped_to_named_materia(plan) == plan
 
 
 def test_an_english_legal_term_alone_is_read_as_english(bundled: Services) -> None:

@@ -14,6 +14,7 @@ from api.core.intent import (
     canonical_materia,
     detect_materia,
     detect_temporal,
+    named_materia,
 )
 from api.core.text import fold, fold_with_map
 from api.core.weight_policy import check_weight, effective_recency_weight, in_weight_range
@@ -296,3 +297,19 @@ def test_one_bound_for_weights() -> None:
     assert check_weight("w", 0.3) == 0.3
     with pytest.raises(ValueError, match=r"w must be in \[0, 1\], got -0.1"):
         check_weight("w", -0.1)
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("¿Cuál fue el último criterio en materia penal?", ("Penal", "materia penal")),
+        ("la tesis laboral más reciente", ("Laboral", "tesis laboral")),
+        ("What is the latest criterion in labor matters?", ("Laboral", "labor matters")),
+        ("the oldest tax case", ("Fiscal", "tax case")),
+        ("el primer criterio del derecho civil", ("Civil", "derecho civil")),
+        ("el primer criterio sobre el despido", None),  # a laboral subject, not the branch named
+        ("the first Rust repository", None),
+    ],
+)
+def test_a_question_may_name_a_branch_of_law(question: str, named: tuple[str, str] | None) -> None:
+    assert named_materia(question) == named

@@ -12,6 +12,7 @@ from api.core.intent.materia import (
     canonical_materia,
     detect_materia,
     materia_matches,
+    named_materia,
 )
 from api.core.intent.temporal import (
     NO_TEMPORAL,
@@ -34,5 +35,6 @@ __all__ = [
     "detect_materia",
     "detect_temporal",
     "materia_matches",
+    "named_materia",
     "temporal_matches",
 ]

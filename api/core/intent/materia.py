@@ -6,6 +6,7 @@ laboral) and not also as the civil "contrato".
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -173,6 +174,56 @@ def materia_matches(question: str) -> list[tuple[str, str]]:
         for m in pattern.finditer(folded)
     ]
     return [(m.label, surface(question, source, m)) for m in non_overlapping(found)]
+
+
+# A question that names a branch of law as such ("en materia penal", "la primera tesis
+# laboral", "in labor matters"): with an ordering, it asks for that materia's earliest or
+# latest criterion, whatever its text says.
+_BRANCHES = {
+    "laboral": "Laboral",
+    "labor": "Laboral",
+    "labour": "Laboral",
+    "employment": "Laboral",
+    "penal": "Penal",
+    "criminal": "Penal",
+    "civil": "Civil",
+    "administrativa": "Administrativa",
+    "administrativo": "Administrativa",
+    "administrative": "Administrativa",
+    "fiscal": "Fiscal",
+    "tributaria": "Fiscal",
+    "tax": "Fiscal",
+    "agraria": "Agraria",
+    "agrario": "Agraria",
+    "agrarian": "Agraria",
+    "mercantil": "Mercantil",
+    "commercial": "Mercantil",
+    "familiar": "Familiar",
+    "family": "Familiar",
+    "electoral": "Electoral",
+    "constitucional": "Constitucional",
+    "constitutional": "Constitucional",
+    "comun": "Común",
+}
+_BRANCH = "(" + "|".join(sorted(_BRANCHES, key=len, reverse=True)) + ")"
+_NAMED_BRANCH = (
+    re.compile(rf"\bmaterias?\s+{_BRANCH}(?:es|s)?\b"),
+    re.compile(
+        rf"\b(?:tesis|criterios?|jurisprudencias?|precedentes?|derecho)\s+{_BRANCH}(?:es|s)?\b"
+    ),
+    re.compile(rf"\b{_BRANCH}\s+(?:matters?|law|cases?|rulings?|criteria|criterion)\b"),
+)
+
+
+def named_materia(question: str) -> tuple[str, str] | None:
+    """The materia a question names as a branch of law, and the words that name it
+    ("¿el último criterio en materia penal?" -> ("Penal", "materia penal")), or None."""
+    folded = fold(question)
+    for pattern in _NAMED_BRANCH:
+        match = pattern.search(folded)
+        if match:
+            return _BRANCHES[match.group(1)], match.group(0)
+    return None
 
 
 def detect_materia(

@@ -7,14 +7,17 @@ pure functions from ``api.core``.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from api.core.fusion import merge_candidates
-from api.core.intent import detect_materia
+from api.core.glossary import translate_terms
+from api.core.intent import detect_materia, named_materia
 from api.core.language import Language
 from api.core.models import Candidate, Hit
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
+from api.core.text import analyze
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.services.search.abstention import Abstention, gate_for
@@ -28,7 +31,7 @@ from api.services.search.ranking import (
 from api.services.search.request import SearchRequest
 from api.services.search.retrieval import Retrieval
 from api.services.search.rules import apply_rules
-from api.store.base import VectorStore
+from api.store.base import ListQuery, VectorStore
 
 
 class SearchService:
@@ -70,7 +73,8 @@ class SearchService:
         lost force; the reform rules set aside an old criterion when a newer one on the same
         point is among the hits, and flag it otherwise.
         """
-        plan = self.plan(request)
+        plan = self.scoped_to_named_materia(self.plan(request))
+        request = plan.request
         timings: dict[str, float] = {}
 
         started = time.perf_counter()
@@ -134,6 +138,28 @@ class SearchService:
                 date_field=date_field,
             ),
             abstain_reason=reason,
+        )
+
+    def scoped_to_named_materia(self, plan: Plan) -> Plan:
+        """A date-sorted question that names a branch of law ("el último criterio en materia
+        penal") asks for that materia's earliest or latest tesis: the materia becomes a filter
+        and its words leave the topic. Not when a materia filter is set already, nor when the
+        store has no tesis of that materia (its words stay a topic then)."""
+        if plan.route != "date_sorted" or plan.request.filters.materias:
+            return plan
+        named = named_materia(plan.request.query)
+        if named is None:
+            return plan
+        materia, phrase = named
+        filters = replace(plan.request.filters, materias=(materia,))
+        if not self.store.list_tesis(ListQuery(filters, "ASC", 1)):
+            return plan
+        said = set(analyze(f"{phrase} {translate_terms(phrase)} materia materias {materia}"))
+        return replace(
+            plan,
+            request=replace(plan.request, filters=filters),
+            topic=tuple(t for t in plan.topic if t not in said),
+            translated_topic=tuple(t for t in plan.translated_topic if t not in said),
         )
 
     def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
