@@ -119,6 +119,23 @@ def test_english_questions_use_the_glossary_and_find_the_spanish_tesis(bundled: 
     assert 2015699 in [h["registro"] for h in data["hits"][:3]]
 
 
+@pytest.mark.parametrize(
+    ("question", "rubro_words"),
+    [
+        ("Is the employer liable for back pay when the worker is reinstated?", "SALARIOS CAIDOS"),
+        ("Are grievances ineffective if they do not attack the reasoning?", "AGRAVIOS"),
+        ("Does the executor have standing in the succession proceeding?", "SUCESIONES"),
+        ("Is a seniority premium owed when a worker resigns?", "RETIRO VOLUNTARIO"),
+        ("When does the amparo proceeding expire for lack of activity?", "INACTIVIDAD PROCESAL"),
+    ],
+)
+def test_the_glossary_knows_the_corpus_s_frequent_legal_words(
+    bundled: Services, question: str, rubro_words: str
+) -> None:
+    hits = search(bundled, query=question, topK=3)["hits"]
+    assert any(rubro_words in h["rubro"] for h in hits[:2]), [h["rubro"] for h in hits]
+
+
 def test_bm25_reads_a_spanish_question_without_its_scaffolding(bundled: Services) -> None:
     # "Tengo", "hubiera", "sido", "está" are rare in tesis, so BM25 would reward any passage
     # that has them; a Spanish question asks the lexical side for its content words only.
