@@ -254,6 +254,12 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
             "¿Cuál fue el primer criterio sobre la suspensión del acto reclamado?",
         ),
         ("the first thesis about overtime", "¿Cuál es la tesis más antigua sobre horas extras?"),
+        (
+            "What is the most recent ruling on whether the employer must prove the work "
+            "schedule in overtime claims?",
+            "¿Cuál es el criterio más reciente sobre si el patrón debe probar el horario cuando "
+            "el trabajador reclama horas extras?",
+        ),
         ("el primer criterio sobre tiempo extraordinario", "el primer criterio sobre horas extras"),
     ],
 )
