@@ -34,7 +34,7 @@ query S($input: SearchInput!) {
       abstained abstainReason
       hits { registro rubro anio onTopic gate warning partial }
       discarded { registro code reason }
-      intent { temporal mode language rulesApplied }
+      intent { temporal mode language rulesApplied materia materiaSource }
     }
   }
 }
@@ -291,12 +291,13 @@ def test_a_named_branch_of_law_is_a_filter_not_words_to_find(
     data = search(bundled, query=question, topK=3)
     assert data["intent"]["mode"] == "date_sorted" and not data["abstained"]
     assert data["hits"][0]["registro"] in extreme
+    assert (data["intent"]["materia"], data["intent"]["materiaSource"]) == (materia, "question")
 
 
 def test_a_branch_the_corpus_lacks_stays_words_of_the_topic(bundled: Services) -> None:
     assert not bundled.store.list_tesis(ListQuery(Filters(materias=("Electoral",)), "ASC", 1))
     plan = bundled.search.plan(SearchRequest(query="la primera tesis en materia electoral"))
-    assert bundled.search.scoped_to_named_materia(plan) == plan
+    assert bundled.search.scoped_to_named_materia(plan) == (plan, None)
 
 
 def test_an_english_legal_term_alone_is_read_as_english(bundled: Services) -> None:

@@ -218,11 +218,12 @@ _NAMED_BRANCH = (
 def named_materia(question: str) -> tuple[str, str] | None:
     """The materia a question names as a branch of law, and the words that name it
     ("¿el último criterio en materia penal?" -> ("Penal", "materia penal")), or None."""
-    folded = fold(question)
+    folded, source = fold_with_map(question)
     for pattern in _NAMED_BRANCH:
         match = pattern.search(folded)
         if match:
-            return _BRANCHES[match.group(1)], match.group(0)
+            materia = _BRANCHES[match.group(1)]
+            return materia, surface(question, source, Match(match.start(), match.end(), materia))
     return None
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from api.core.fusion import merge_candidates
 from api.core.glossary import translate_terms
-from api.core.intent import detect_materia, named_materia
+from api.core.intent import MateriaIntent, detect_materia, named_materia
 from api.core.language import Language
 from api.core.models import Candidate, Hit
 from api.core.scoring import score_candidates
@@ -73,7 +73,7 @@ class SearchService:
         lost force; the reform rules set aside an old criterion when a newer one on the same
         point is among the hits, and flag it otherwise.
         """
-        plan = self.scoped_to_named_materia(self.plan(request))
+        plan, named = self.scoped_to_named_materia(self.plan(request))
         request = plan.request
         timings: dict[str, float] = {}
 
@@ -108,7 +108,7 @@ class SearchService:
         hits = on_topic_with_replacement(hits)
         plain = relevance_ranking(hits, plan.cap, request.top_k)
         hits = self.order(plan, hits, date_field)
-        materia = detect_materia(
+        materia = named or detect_materia(
             request.query,
             request.filters.materias,
             [h.passage.materias for h in hits[: request.top_k]],
@@ -140,27 +140,29 @@ class SearchService:
             abstain_reason=reason,
         )
 
-    def scoped_to_named_materia(self, plan: Plan) -> Plan:
+    def scoped_to_named_materia(self, plan: Plan) -> tuple[Plan, MateriaIntent | None]:
         """A date-sorted question that names a branch of law ("el último criterio en materia
-        penal") asks for that materia's earliest or latest tesis: the materia becomes a filter
-        and its words leave the topic. Not when a materia filter is set already, nor when the
-        store has no tesis of that materia (its words stay a topic then)."""
+        penal") asks for that materia's earliest or latest tesis: the materia becomes a filter,
+        its words leave the topic, and the intent says the question named it. Not when a
+        materia filter is set already, nor when the store has no tesis of that materia (its
+        words stay a topic then)."""
         if plan.route != "date_sorted" or plan.request.filters.materias:
-            return plan
+            return plan, None
         named = named_materia(plan.request.query)
         if named is None:
-            return plan
+            return plan, None
         materia, phrase = named
         filters = replace(plan.request.filters, materias=(materia,))
         if not self.store.list_tesis(ListQuery(filters, "ASC", 1)):
-            return plan
+            return plan, None
         said = set(analyze(f"{phrase} {translate_terms(phrase)} materia materias {materia}"))
-        return replace(
+        scoped = replace(
             plan,
             request=replace(plan.request, filters=filters),
             topic=tuple(t for t in plan.topic if t not in said),
             translated_topic=tuple(t for t in plan.translated_topic if t not in said),
         )
+        return scoped, MateriaIntent(materia, (phrase,), "question")
 
     def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
         return score_candidates(
