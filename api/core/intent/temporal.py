@@ -161,6 +161,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     # "¿desde cuándo se sostiene...?" asks for the first criterion; "¿desde cuándo empieza
     # a correr el plazo?" asks when a legal term starts.
     _rule("earliest", r"desde cuando", stop_next=_TERM_RUNS),
+    _rule("earliest", r"since when"),
     _rule("earliest", r"longest without|mas tiempo sin"),
     _rule("earliest", r"mas antigu(?:o|a|os|as)|mas viej(?:o|a|os|as)"),
     _rule("earliest", r"original(?:es)?|inicial(?:es)?", need_prev=_CRITERION_WORDS),
@@ -181,7 +182,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     ),
     _rule("earliest", r"earliest|oldest"),
     # latest
-    _rule("latest", r"mas recientes?|mas nuev(?:o|a|os|as)"),
+    _rule("latest", r"mas recientes?|mas nuev(?:o|a|os|as)|mas actualizad(?:o|a|os|as)"),
     _rule(
         "latest",
         r"ultim(?:o|a|os|as)",
@@ -190,7 +191,10 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         stop_prev=_words("por, en") | _OWN_CASE_PREV,
     ),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
-    _rule("latest", r"latest|newest|most recently|most recent|last updated|updated last"),
+    _rule(
+        "latest",
+        r"latest|newest|most recently|most recent|most up[ -]to[ -]date|last updated|updated last",
+    ),
     _rule(
         "latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at") | _EN_OWN_CASE_PREV
     ),
