@@ -459,7 +459,22 @@ GLOSSARY: dict[str, str] = {
     "acts": "actos",
 }
 
-_GLOSSARY = Thesaurus(GLOSSARY)
+
+def with_plurals(table: dict[str, str]) -> dict[str, str]:
+    """``table`` plus the regular plural of each one-word entry that lacks its own ("lease" ->
+    "leases", "authority" -> "authorities"), with the singular's Spanish words."""
+    plurals: dict[str, str] = {}
+    for phrase, words in table.items():
+        if " " in phrase or phrase.endswith("s"):
+            continue
+        consonant_y = phrase.endswith("y") and phrase[-2:-1] not in tuple("aeiou")
+        plural = phrase[:-1] + "ies" if consonant_y else phrase + "s"
+        if plural not in table:
+            plurals[plural] = words
+    return {**table, **plurals}
+
+
+_GLOSSARY = Thesaurus(with_plurals(GLOSSARY))
 GLOSSARY_COVERAGE = 0.5  # least share of an English question the glossary must know
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from api.core.text import analyze
+from api.core.text import analyze, fold
 
 # Nouns that name the kind of document rather than a topic: "the first repository", "el
 # criterio más reciente". A question made only of these has no topic: every document counts.
@@ -39,7 +39,8 @@ FILLER = frozenset(
         "porfa por muy realmente exactamente nunca jamás respecto acerca cosa cosas uno una "
         "creó creo hizo hecho publicó publico subió subio empezó empezo comenzó comenzo "
         "cuándo cuando dónde quién qué cómo cuánto lleva tenía tiene hay fue es era "
-        "algún alguna algunos algunas any some hubo sostiene sostuvo sostenido sostenida "
+        "algún alguna algunos algunas any some all todo toda todos todas hubo sostiene sostuvo "
+        "sostenido sostenida "
         "github gitlab bitbucket sourceforge codeberg platform plataforma account cuenta "
         "profile perfil user usuario owner dueño autor author"
     )
@@ -66,16 +67,22 @@ _SENTENCE_OPENERS = frozenset(".?!¿¡:;")
 
 def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
     """Content terms of ``question`` without its temporal triggers, document nouns, filler
-    and owners' names ("Jakub's"). Repeated terms are kept once, in order."""
-    trigger_terms = {t for trigger in triggers for t in analyze(trigger)}
+    and owners' names ("Jakub's"). Repeated terms are kept once, in order. A trigger is taken
+    out where it stands, not by its stem: "el criterio más antiguo sobre la prima de
+    antigüedad" keeps "antigüedad"."""
     names = {
         t
         for pattern in _OWNER_PATTERNS
         for m in pattern.finditer(question)
         for t in analyze(m.group(1))
     }
-    skip = trigger_terms | DOCUMENT_NOUNS | FILLER | names
-    asked = _HOW_LONG.sub(" ", question)
+    skip = DOCUMENT_NOUNS | FILLER | names
+    asked = _HOW_LONG.sub(" ", fold(question))
+    for trigger in triggers:
+        words = r"\s+".join(map(re.escape, fold(trigger).split()))
+        asked, found = re.subn(rf"\b{words}\b", " ", asked)
+        if not found:  # written apart from how the detector reported it: drop its terms
+            skip = skip | set(analyze(trigger))
     return list(dict.fromkeys(t for t in analyze(asked) if t not in skip))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.core.gate import GateConfig, QuerySignals, abstain_floor, abstain_reason, gate_values
-from api.core.glossary import coverage, reads_as_english, translate_terms
+from api.core.glossary import coverage, reads_as_english, translate_terms, with_plurals
 from api.core.language import detect_language
 from api.core.topic import name_candidates, names_topic, topic_terms
 
@@ -100,6 +100,14 @@ def test_glossary_coverage_is_the_share_of_content_words_it_knows(
     assert coverage(question) == pytest.approx(share)
 
 
+def test_one_word_entries_get_their_regular_plural() -> None:
+    table = with_plurals({"lease": "arrendamiento", "authority": "autoridad", "day": "día"})
+    assert table["leases"] == "arrendamiento" and table["authorities"] == "autoridad"
+    assert table["days"] == "día"  # a vowel before the y: just an s
+    assert with_plurals({"fine": "multa", "fines": "multas"})["fines"] == "multas"  # kept
+    assert translate_terms("first ruling on leases").endswith("arrendamiento")
+
+
 def test_coverage_of_a_topic_counts_only_the_topic_words() -> None:
     question = "What was the first thesis about overtime?"
     assert coverage(question) == pytest.approx(1 / 3)  # "first", "thesis", "overtime"
@@ -139,6 +147,13 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("¿Desde cuándo se sostiene algún criterio sobre la suspensión?", ("desde",), ["suspen"]),
         ("¿Cuál es el repositorio que lleva más tiempo sin actualizarse?", ("más",), []),
         ("el primer criterio sobre tiempo extraordinario", ("primer",), ["tiempo", "extrao"]),
+        # a trigger leaves where it stands: "antigüedad" shares "más antiguo"'s stem
+        (
+            "el criterio más antiguo sobre la prima de antigüedad",
+            ("más antiguo",),
+            ["prima", "antigu"],
+        ),
+        ("la primera tesis, la primera de todas, sobre despido", ("primera",), ["despid"]),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(
