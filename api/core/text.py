@@ -55,6 +55,7 @@ QUESTION_STOPWORDS = (
     puedo puedes puede podemos pueden pueda puedas podamos puedan podria podrias podriamos
     podrian podre podras podra podremos podran pude pudo pudieron pudiera pudieran
     quiero quieres quiere queremos quieren hago hace hacemos hacen hacer pasa pasaria
+    quisiera quisieramos saber necesito necesitamos gustaria
     """.split()  # noqa: SIM905
     )
     - STOPWORDS

@@ -24,7 +24,9 @@ def test_every_form_of_the_auxiliaries_is_dropped_accents_or_not() -> None:
 
 
 def test_the_asking_verbs_are_dropped() -> None:
-    question = "¿Puedo pedir la revisión si gané el amparo? ¿Qué pasa si no quiere pagar?"
+    question = (
+        "Quisiera saber: ¿puedo pedir la revisión si gané el amparo? ¿Qué pasa si no quiere pagar?"
+    )
     assert without_question_words(question).split() == [
         "pedir",
         "revisión",
