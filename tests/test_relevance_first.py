@@ -294,10 +294,16 @@ def test_a_named_branch_of_law_is_a_filter_not_words_to_find(
     assert (data["intent"]["materia"], data["intent"]["materiaSource"]) == (materia, "question")
 
 
-def test_a_branch_the_corpus_lacks_stays_words_of_the_topic(bundled: Services) -> None:
-    assert not bundled.store.list_tesis(ListQuery(Filters(materias=("Electoral",)), "ASC", 1))
-    plan = bundled.search.plan(SearchRequest(query="la primera tesis en materia electoral"))
-    assert bundled.search.scoped_to_named_materia(plan) == (plan, None)
+def test_a_branch_without_tesis_under_the_filters_stays_words_of_the_topic(
+    bundled: Services,
+) -> None:
+    before_1960 = Filters(anio_max=1960)  # the bundled laboral tesis start in 1969
+    laboral = replace(before_1960, materias=("Laboral",))
+    assert not bundled.store.list_tesis(ListQuery(laboral, "ASC", 1))
+    question = "la primera tesis en materia laboral"
+    plan = bundled.search.plan(SearchRequest(query=question, filters=before_1960))
+    assert plan.topic and bundled.search.scoped_to_named_materia(plan) == (plan, None)
+    assert bundled.search.scoped_to_named_materia(bundled.search.plan(SearchRequest(question)))[1]
 
 
 def test_an_english_legal_term_alone_is_read_as_english(bundled: Services) -> None:

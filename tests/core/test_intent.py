@@ -308,7 +308,8 @@ def test_one_bound_for_weights() -> None:
         ("¿Cuál fue el último criterio en materia penal?", ("Penal", "materia penal")),
         ("la tesis laboral más reciente", ("Laboral", "tesis laboral")),
         ("What is the latest criterion in labor matters?", ("Laboral", "labor matters")),
-        ("the oldest tax case", ("Fiscal", "tax case")),
+        ("the oldest criminal case", ("Penal", "criminal case")),
+        ("the oldest tax case", None),  # the SJF files tax tesis under Administrativa
         ("el primer criterio del derecho civil", ("Civil", "derecho civil")),
         ("el primer criterio sobre el despido", None),  # a laboral subject, not the branch named
         ("the first Rust repository", None),

@@ -178,7 +178,9 @@ def materia_matches(question: str) -> list[tuple[str, str]]:
 
 # A question that names a branch of law as such ("en materia penal", "la primera tesis
 # laboral", "in labor matters"): with an ordering, it asks for that materia's earliest or
-# latest criterion, whatever its text says.
+# latest criterion, whatever its text says. Only the SJF's own materias: it files tax, agrarian,
+# commercial and family tesis under Administrativa or Civil, so "the first tax ruling" filtered
+# by a "Fiscal" label would find the few tesis that carry it, not the first on taxes.
 _BRANCHES = {
     "laboral": "Laboral",
     "labor": "Laboral",
@@ -190,17 +192,6 @@ _BRANCHES = {
     "administrativa": "Administrativa",
     "administrativo": "Administrativa",
     "administrative": "Administrativa",
-    "fiscal": "Fiscal",
-    "tributaria": "Fiscal",
-    "tax": "Fiscal",
-    "agraria": "Agraria",
-    "agrario": "Agraria",
-    "agrarian": "Agraria",
-    "mercantil": "Mercantil",
-    "commercial": "Mercantil",
-    "familiar": "Familiar",
-    "family": "Familiar",
-    "electoral": "Electoral",
     "constitucional": "Constitucional",
     "constitutional": "Constitucional",
     "comun": "Común",
