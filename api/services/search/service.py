@@ -73,8 +73,7 @@ class SearchService:
         lost force; the reform rules set aside an old criterion when a newer one on the same
         point is among the hits, and flag it otherwise.
         """
-        plan, named = self.scoped_to_named_materia(self.plan(request))
-        request = plan.request
+        plan = self.plan(request)
         timings: dict[str, float] = {}
 
         started = time.perf_counter()
@@ -83,6 +82,8 @@ class SearchService:
         timings["embed"] = (time.perf_counter() - started) * 1000
 
         started = time.perf_counter()
+        plan, named = self.scoped_to_named_materia(plan)
+        request = plan.request
         topic = self.retrieval.narrowing_topic(plan, vector)
         date_field = self.retrieval.date_field_for(request.query, plan)
         pool, narrowed = self.retrieval.retrieve(plan, vector, topic, date_field)
