@@ -306,6 +306,13 @@ def test_a_branch_without_tesis_under_the_filters_stays_words_of_the_topic(
     assert bundled.search.scoped_to_named_materia(bundled.search.plan(SearchRequest(question)))[1]
 
 
+def test_a_date_order_over_a_topic_keeps_the_documents_about_it(bundled: Services) -> None:
+    # 2024747 (2022, detentions) says "informe justificado" only deep in its text
+    data = search(bundled, query="la última tesis sobre el informe justificado", topK=5)
+    assert data["hits"][0]["rubro"].startswith("INFORME")
+    assert 2024747 not in [h["registro"] for h in data["hits"]]
+
+
 def test_an_english_legal_term_alone_is_read_as_english(bundled: Services) -> None:
     data = search(bundled, query="overtime", topK=3)
     assert data["intent"]["language"] == "en" and not data["abstained"]

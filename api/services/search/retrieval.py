@@ -25,6 +25,9 @@ MIN_DATED_POOL = 100
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
 TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
 MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
+# A document names a topic it is about in its rubro or its opening words; one naming it only
+# further down mentions it in passing ("informe justificado" in a tesis on detentions).
+OPENING_WORDS = 40
 
 # A hybrid search's vector retriever runs here while its BM25 runs on the search's own thread.
 # Both release the GIL for most of their work (the faiss scan, numpy, SQLite, a Weaviate
@@ -109,7 +112,7 @@ class Retrieval:
         """Every chunk of the filtered set that names the topic, its terms close together
         (BM25 finds them)."""
         found = self.store.lexical_search(" ".join(topic), vector, filters, TOPIC_POOL)
-        return [c for c in found if names_topic(f"{c.passage.rubro} {c.passage.chunk.text}", topic)]
+        return [c for c in found if names_topic(opening(c), topic)]
 
     def dated_extremes(
         self,
@@ -149,3 +152,13 @@ class Retrieval:
         cap = self.config.max_chunks_per_tesis
         only = Filters(registros=tuple(registros))
         return self.store.vector_search(VectorQuery(vector, only, len(registros) * cap))
+
+
+def opening(candidate: Candidate) -> str:
+    """What a document says it is about: its rubro (title) and the first ``OPENING_WORDS``
+    words after it; a later chunk, its rubro alone."""
+    passage = candidate.passage
+    if passage.chunk.index > 0:
+        return passage.rubro
+    words = passage.chunk.text.split()  # the first chunk starts with the rubro
+    return " ".join(words[: len(passage.rubro.split()) + OPENING_WORDS])
