@@ -100,6 +100,15 @@ def test_glossary_coverage_is_the_share_of_content_words_it_knows(
     assert coverage(question) == pytest.approx(share)
 
 
+def test_the_glossary_reads_criminal_procedure_and_labour_words() -> None:
+    spanish = translate_terms(
+        "Is the defendant entitled to a lawyer during the preliminary investigation?"
+    )
+    for words in ("inculpado", "defensor", "averiguación previa"):
+        assert words in spanish
+    assert "despido" in translate_terms("Who must prove the dismissal?")
+
+
 def test_one_word_entries_get_their_regular_plural() -> None:
     table = with_plurals({"lease": "arrendamiento", "authority": "autoridad", "day": "día"})
     assert table["leases"] == "arrendamiento" and table["authorities"] == "autoridad"
