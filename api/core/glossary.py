@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 
 from api.core.language import ENGLISH_WORDS
-from api.core.text import STEM_LENGTH, analyze, fold
+from api.core.text import analyze, fold
 from api.core.thesaurus import Thesaurus
 
 # English phrase -> Spanish words. Phrases before the words they contain (matched longest first).
@@ -510,7 +510,7 @@ def coverage(text: str, only: Collection[str] | None = None) -> float:
     content = [
         m
         for m in _WORD_SPANS.finditer(folded)
-        if _is_content(m.group(0)) and (only is None or m.group(0)[:STEM_LENGTH] in only)
+        if _is_content(m.group(0)) and (only is None or set(analyze(m.group(0))) & set(only))
     ]
     if not content:
         return 0.0

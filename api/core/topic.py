@@ -47,7 +47,7 @@ FILLER = frozenset(
 )
 # "Time" that measures a wait ("cuánto tiempo lleva", "más tiempo sin"), unlike the subject
 # "tiempo extraordinario" (overtime).
-_HOW_LONG = re.compile(r"\b(?:cu[aá]nto|m[aá]s|menos|mucho|poco)\s+tiempo\b", re.IGNORECASE)
+_HOW_LONG = re.compile(r"\b(?:cuanto|mas|menos|mucho|poco)\s+tiempo\b")  # on folded text
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
 # Jakub" (a possessor closes the phrase, unlike "el repositorio de Rust más reciente"), "the

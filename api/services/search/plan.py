@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from api.core.fusion import RetrievalMode
@@ -13,7 +13,7 @@ from api.core.lay_terms import legal_terms
 from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
 from api.core.search_result import Route
-from api.core.text import without_question_words
+from api.core.text import analyze, without_question_words
 from api.core.topic import topic_terms
 from api.core.weight_policy import effective_recency_weight
 from api.services.search.config import SearchConfig
@@ -103,4 +103,18 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         topic=topic if route == "date_sorted" else (),
         translated_topic=translated_topic if route == "date_sorted" else (),
         glossary_terms=spanish,
+    )
+
+
+def scoped_to_materia(plan: Plan, materia: str, phrase: str) -> Plan:
+    """``plan`` filtered to ``materia``, the question's words for it (``phrase``, "materia
+    penal", "labor matters") out of its topic: the question asked for a branch of law, not for
+    documents that say its name."""
+    said = set(analyze(f"{phrase} {translate_terms(phrase)} materia materias {materia}"))
+    filters = replace(plan.request.filters, materias=(materia,))
+    return replace(
+        plan,
+        request=replace(plan.request, filters=filters),
+        topic=tuple(t for t in plan.topic if t not in said),
+        translated_topic=tuple(t for t in plan.translated_topic if t not in said),
     )

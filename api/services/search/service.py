@@ -7,22 +7,19 @@ pure functions from ``api.core``.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from api.core.fusion import merge_candidates
-from api.core.glossary import translate_terms
 from api.core.intent import MateriaIntent, detect_materia, named_materia
 from api.core.language import Language
 from api.core.models import Candidate, Hit
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
-from api.core.text import analyze
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.services.search.abstention import Abstention, gate_for
 from api.services.search.config import SearchConfig
-from api.services.search.plan import Plan, make_plan
+from api.services.search.plan import Plan, make_plan, scoped_to_materia
 from api.services.search.ranking import (
     cap_chunks_per_tesis,
     on_topic_with_replacement,
@@ -153,16 +150,9 @@ class SearchService:
         if named is None:
             return plan, None
         materia, phrase = named
-        filters = replace(plan.request.filters, materias=(materia,))
-        if not self.store.list_tesis(ListQuery(filters, "ASC", 1)):
+        scoped = scoped_to_materia(plan, materia, phrase)
+        if not self.store.list_tesis(ListQuery(scoped.request.filters, "ASC", 1)):
             return plan, None
-        said = set(analyze(f"{phrase} {translate_terms(phrase)} materia materias {materia}"))
-        scoped = replace(
-            plan,
-            request=replace(plan.request, filters=filters),
-            topic=tuple(t for t in plan.topic if t not in said),
-            translated_topic=tuple(t for t in plan.translated_topic if t not in said),
-        )
         return scoped, MateriaIntent(materia, (phrase,), "question")
 
     def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
