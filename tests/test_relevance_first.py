@@ -433,3 +433,18 @@ def test_each_retriever_is_asked_for_the_page_times_oversample_at_least_50(
     assert {("vector", 100), ("lexical", 100)} <= limits(SUSPENSION, 20)
     described = "¿Cuál fue el primer criterio sobre la suspensión contra una orden de aprehensión dictada en un proceso penal?"
     assert {("vector", 100), ("lexical", 100)} <= limits(described, 10)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Le reclamo a la CFE que me cortó la luz. ¿Puedo demandarla en amparo como autoridad?",
+        "el primer criterio sobre la CFE",
+    ],
+)
+def test_an_acronym_finds_the_tesis_that_spell_out_its_name(
+    bundled: Services, question: str
+) -> None:
+    # no tesis writes "CFE": 251883 is "COMISION FEDERAL DE ELECTRICIDAD. NO ES AUTORIDAD ..."
+    data = search(bundled, query=question, topK=3)
+    assert not data["abstained"] and data["hits"][0]["registro"] == 251883

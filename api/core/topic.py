@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from api.core.acronyms import with_names
 from api.core.text import analyze, fold
 
 # Nouns that name the kind of document rather than a topic: "the first repository", "el
@@ -69,7 +70,8 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
     """Content terms of ``question`` without its temporal triggers, document nouns, filler
     and owners' names ("Jakub's"). Repeated terms are kept once, in order. A trigger is taken
     out where it stands, not by its stem: "el criterio más antiguo sobre la prima de
-    antigüedad" keeps "antigüedad"."""
+    antigüedad" keeps "antigüedad". An acronym stands for its name ("la CFE": "comisi",
+    "federa", "electr"), which is not an owner's name for ending the question."""
     names = {
         t
         for pattern in _OWNER_PATTERNS
@@ -77,7 +79,7 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
         for t in analyze(m.group(1))
     }
     skip = DOCUMENT_NOUNS | FILLER | names
-    asked = _HOW_LONG.sub(" ", fold(question))
+    asked = _HOW_LONG.sub(" ", fold(with_names(question)))
     for trigger in triggers:
         words = r"\s+".join(map(re.escape, fold(trigger).split()))
         asked, found = re.subn(rf"\b{words}\b", " ", asked)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from api.core.acronyms import spelled_out
 from api.core.fusion import RetrievalMode
 from api.core.glossary import reads_as_english, translate_terms
 from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
@@ -77,6 +78,9 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         lexical_query = f"{request.query} {spanish}"
         if temporal.kind:
             translated_topic = tuple(topic_terms(spanish, ()))
+    names = spelled_out(request.query)  # "CFE": the tesis write "Comisión Federal de ..."
+    if names:
+        lexical_query = f"{lexical_query} {' '.join(names)}"
     gated = cfg.gate.enabled and request.gate
     return Plan(
         request=request,
