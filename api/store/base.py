@@ -8,6 +8,7 @@ from datetime import date
 from typing import Literal, Protocol, TypedDict
 
 from api.core.models import Candidate, Chunk, Filters, Tesis, TesisTipo, Validity
+from api.core.text import analyze
 from api.embeddings.base import Vectors
 
 SortOrder = Literal["ASC", "DESC"]
@@ -30,6 +31,21 @@ class PassageFields(TypedDict):
 
 # The tesis text fields a ``Passage`` does not repeat: both stores keep them under these names.
 TESIS_TEXTS = ("texto", "organo", "precedentes")
+
+# BM25 in both stores reads the same terms: each chunk's rubro and text analyzed (accents
+# folded, stopwords out, stems: ``analyze``), the rubro weighing twice the text, and a query's
+# distinct analyzed terms. "suspensión" then finds the 1970s "SUSPENSION" in either store.
+LEXICAL_WEIGHTS = (2.0, 1.0)  # rubro, text
+
+
+def indexed_terms(text: str) -> str:
+    """``text`` as both stores index it for BM25: its analyzed terms, space-separated."""
+    return " ".join(analyze(text))
+
+
+def query_terms(text: str) -> list[str]:
+    """A BM25 query's distinct analyzed terms, sorted."""
+    return sorted(set(analyze(text)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,19 @@ from typing import Any
 import numpy as np
 
 from api.core.models import Candidate, Chunk, Filters, Passage, Tesis, Validity
-from api.core.text import analyze
 from api.embeddings.base import Vectors
 from api.errors import StoreError
-from api.store.base import GroupBy, ListQuery, TesisEntry, UpsertResult, VectorQuery
-from api.store.embedded_columns import FTS_WEIGHTS, ColumnCache
+from api.store.base import (
+    LEXICAL_WEIGHTS,
+    GroupBy,
+    ListQuery,
+    TesisEntry,
+    UpsertResult,
+    VectorQuery,
+    indexed_terms,
+    query_terms,
+)
+from api.store.embedded_columns import ColumnCache
 from api.store.embedded_db import BUMP, DEFAULT_CACHE_MB, StoreFile
 from api.store.embedded_index import VectorIndex
 from api.store.embedded_lexical import LexicalIndex, tokens
@@ -44,11 +52,6 @@ _GROUP_COLUMNS: dict[str, str] = {
     "instancia": "instancia",
 }
 _PART = 900  # keys per IN (...) list, under SQLite's bound-variable limit
-
-
-def _fts_terms(text: str) -> list[str]:
-    """One FTS5 phrase per distinct analyzed term, in query order."""
-    return sorted(set(analyze(text)))
 
 
 class EmbeddedStore:
@@ -143,7 +146,7 @@ class EmbeddedStore:
         self._db.execute(
             "INSERT INTO tesis VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", tesis_values(entry)
         )
-        rubro_terms = " ".join(analyze(t.rubro))
+        rubro_terms = indexed_terms(t.rubro)
         for chunk, vector in zip(entry.chunks, entry.vectors, strict=True):
             cursor = self._db.execute(
                 "INSERT INTO chunk (registro, idx, text, start_char, end_char, start_line, "
@@ -152,7 +155,7 @@ class EmbeddedStore:
             )
             self._db.execute(
                 "INSERT INTO chunk_fts (rowid, rubro, body) VALUES (?,?,?)",
-                (cursor.lastrowid, rubro_terms, " ".join(analyze(chunk.text))),
+                (cursor.lastrowid, rubro_terms, indexed_terms(chunk.text)),
             )
 
     def _delete_one(self, registro: int) -> bool:
@@ -206,7 +209,7 @@ class EmbeddedStore:
     def lexical_search(
         self, text: str, vector: Vectors, filters: Filters, limit: int
     ) -> list[Candidate]:
-        terms = _fts_terms(text)
+        terms = query_terms(text)  # one FTS5 phrase each
         if not terms:
             return []
         query = np.asarray(vector, dtype=np.float32)
@@ -246,7 +249,7 @@ class EmbeddedStore:
             f"WHERE chunk_fts MATCH ? AND {conditions} ORDER BY score LIMIT ?"
         )
         query = " OR ".join(f'"{t}"' for t in terms)
-        rows = self._db.execute(sql, [*FTS_WEIGHTS, query, *params, limit]).fetchall()
+        rows = self._db.execute(sql, [*LEXICAL_WEIGHTS, query, *params, limit]).fetchall()
         return [(row["id"], -float(row["score"])) for row in rows]  # bm25() is negated
 
     def get_tesis(self, registros: Sequence[int]) -> dict[int, Tesis]:

@@ -17,13 +17,12 @@ import numpy as np
 
 from api.errors import StoreError
 from api.store import embedded_ann, embedded_files
+from api.store.base import LEXICAL_WEIGHTS
 from api.store.embedded_ann import AnnIndex
 from api.store.embedded_db import STATE_SQL
 from api.store.embedded_files import State
 from api.store.embedded_index import VectorIndex
 from api.store.embedded_lexical import LexicalIndex, fts_totals
-
-FTS_WEIGHTS = (2.0, 1.0)  # bm25() weights of the rubro and body columns
 
 Built = tuple[VectorIndex, LexicalIndex | None, State]
 
@@ -196,12 +195,12 @@ def _load_lexical(db: sqlite3.Connection) -> LexicalIndex | None:
     """BM25 postings of the FTS5 rows; None (SQL fallback) if they disagree with FTS5."""
     found = db.execute("SELECT block FROM chunk_fts_data WHERE id = 1").fetchone()
     # rows, then tokens per column; a new table's record is absent or empty
-    expected = (fts_totals(found[0]) if found else ()) or (0,) * (1 + len(FTS_WEIGHTS))
+    expected = (fts_totals(found[0]) if found else ()) or (0,) * (1 + len(LEXICAL_WEIGHTS))
     cursor = db.cursor()
     cursor.row_factory = None
     cursor.execute("SELECT rowid, rubro, body FROM chunk_fts ORDER BY rowid")
     try:
-        lexical = LexicalIndex.build(cursor, expected[0], FTS_WEIGHTS)
+        lexical = LexicalIndex.build(cursor, expected[0], LEXICAL_WEIGHTS)
     except ValueError:  # row count differs from FTS5's own
         return None
     return lexical if expected == (len(lexical.rowids), *lexical.column_tokens) else None

@@ -17,6 +17,7 @@ import weaviate
 from weaviate.classes.config import Property
 from weaviate.classes.init import Auth
 from weaviate.collections import Collection
+from weaviate.collections.classes.config import _InvertedIndexConfigCreate
 from weaviate.collections.classes.config_vectors import _VectorConfigCreate
 from weaviate.exceptions import WeaviateBaseError
 
@@ -41,6 +42,7 @@ class CollectionSpec:
     name: str
     properties: tuple[Property, ...]
     vector_config: _VectorConfigCreate
+    inverted_index: _InvertedIndexConfigCreate | None = None
 
 
 def create_missing(client: weaviate.WeaviateClient, specs: Iterable[CollectionSpec]) -> None:
@@ -50,7 +52,10 @@ def create_missing(client: weaviate.WeaviateClient, specs: Iterable[CollectionSp
             continue
         try:
             client.collections.create(
-                spec.name, properties=list(spec.properties), vector_config=spec.vector_config
+                spec.name,
+                properties=list(spec.properties),
+                vector_config=spec.vector_config,
+                inverted_index_config=spec.inverted_index,
             )
         except WeaviateBaseError:
             if not client.collections.exists(spec.name):  # not a concurrent creation

@@ -11,13 +11,20 @@ from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
-from weaviate.classes.config import Configure, DataType, Property, Tokenization, VectorDistances
+from weaviate.classes.config import (
+    Configure,
+    DataType,
+    Property,
+    StopwordsPreset,
+    Tokenization,
+    VectorDistances,
+)
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, FilterReturn
 from weaviate.util import generate_uuid5
 
 from api.core.models import Chunk, Filters, Passage, Tesis, TesisTipo, Validity
-from api.store.base import TESIS_TEXTS, PassageFields
+from api.store.base import LEXICAL_WEIGHTS, TESIS_TEXTS, PassageFields, indexed_terms
 from api.store.weaviate_connection import CollectionSpec
 
 CHUNK, TESIS, VALIDITY = "Chunk", "Tesis", "Validity"
@@ -36,6 +43,10 @@ _META = (
     Property(name="partial", data_type=DataType.BOOL),
 )
 
+# What BM25 reads: the rubro and the text analyzed as the embedded store's FTS5 reads them
+# (``indexed_terms``: accents folded, stopwords out, stems), split on whitespace only.
+RUBRO_TERMS, TEXT_TERMS = "rubroTerms", "textTerms"
+
 CHUNK_PROPERTIES = (
     *_META,
     Property(name="chunkIndex", data_type=DataType.INT),
@@ -45,7 +56,16 @@ CHUNK_PROPERTIES = (
     Property(name="startLine", data_type=DataType.INT),
     Property(name="endLine", data_type=DataType.INT),
     Property(name="tokens", data_type=DataType.INT),
+    Property(name=RUBRO_TERMS, data_type=DataType.TEXT, tokenization=Tokenization.WHITESPACE),
+    Property(name=TEXT_TERMS, data_type=DataType.TEXT, tokenization=Tokenization.WHITESPACE),
 )
+# What a search reads back of a chunk: all but the analyzed copies.
+CHUNK_RETURNED = [p.name for p in CHUNK_PROPERTIES if p.name not in (RUBRO_TERMS, TEXT_TERMS)]
+# BM25's properties, the rubro weighing as in the embedded store ("rubroTerms^2").
+BM25_PROPERTIES = [
+    name if weight == 1 else f"{name}^{weight:g}"
+    for name, weight in zip((RUBRO_TERMS, TEXT_TERMS), LEXICAL_WEIGHTS, strict=True)
+]
 
 TESIS_PROPERTIES = (
     *_META,
@@ -81,6 +101,8 @@ def collection_specs(prefix: str) -> tuple[CollectionSpec, ...]:
             f"{prefix}{CHUNK}",
             CHUNK_PROPERTIES,
             Configure.Vectors.self_provided(vector_index_config=cosine),
+            # the analyzed terms have no stopwords left: no English preset on top
+            Configure.inverted_index(stopwords_preset=StopwordsPreset.NONE),
         ),
         CollectionSpec(
             f"{prefix}{TESIS}",
@@ -142,6 +164,8 @@ def chunk_object(tesis: Tesis, chunk: Chunk, vector: npt.ArrayLike) -> DataObjec
             "startLine": chunk.start_line,
             "endLine": chunk.end_line,
             "tokens": chunk.tokens,
+            RUBRO_TERMS: indexed_terms(tesis.rubro),
+            TEXT_TERMS: indexed_terms(chunk.text),
         }
     )
     return DataObject(

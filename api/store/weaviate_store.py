@@ -18,7 +18,14 @@ from weaviate.exceptions import WeaviateInsertManyAllFailedError
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.errors import StoreError
-from api.store.base import GroupBy, ListQuery, TesisEntry, UpsertResult, VectorQuery
+from api.store.base import (
+    GroupBy,
+    ListQuery,
+    TesisEntry,
+    UpsertResult,
+    VectorQuery,
+    query_terms,
+)
 from api.store.weaviate_connection import (
     WeaviateResource,
     WeaviateTarget,
@@ -26,8 +33,12 @@ from api.store.weaviate_connection import (
     vendor_errors,
 )
 from api.store.weaviate_schema import (
+    BM25_PROPERTIES,
     CHUNK,
+    CHUNK_RETURNED,
+    RUBRO_TERMS,
     TESIS,
+    TEXT_TERMS,
     VALIDITY,
     _to_chunk,
     _to_passage,
@@ -93,6 +104,15 @@ class WeaviateStore(WeaviateResource):
 
     def _ensure_collections(self, client: weaviate.WeaviateClient) -> None:
         create_missing(client, collection_specs(self.prefix))
+        name = f"{self.prefix}{CHUNK}"
+        stored = {p.name for p in client.collections.use(name).config.get(simple=True).properties}
+        missing = [p for p in (RUBRO_TERMS, TEXT_TERMS) if p not in stored]
+        if missing:  # created by an earlier version: BM25 would find nothing in it
+            raise StoreError(
+                f"Weaviate collection {name} has no {' or '.join(missing)} (the analyzed terms "
+                "BM25 reads): it was created by an earlier version; delete the collections "
+                f"({', '.join(self.collection_names())}) and ingest the corpus again"
+            )
 
     def _query_vector(self, vector: Vectors) -> Vectors:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -213,7 +233,9 @@ class WeaviateStore(WeaviateResource):
         collection = self._collection(CHUNK)
         with _vendor_errors("chunk lookup"):
             result = collection.query.fetch_objects(
-                filters=Filter.by_property("registro").equal(registro), limit=self.max_results
+                filters=Filter.by_property("registro").equal(registro),
+                limit=self.max_results,
+                return_properties=CHUNK_RETURNED,
             )
         return sorted((_to_chunk(obj.properties) for obj in result.objects), key=lambda c: c.index)
 
@@ -230,6 +252,7 @@ class WeaviateStore(WeaviateResource):
                 limit=self.max_results if limit is None else limit,
                 distance=None if min_similarity is None else 1.0 - min_similarity,
                 filters=build_filter(query.filters),
+                return_properties=CHUNK_RETURNED,
                 return_metadata=MetadataQuery(distance=True),
             )
         if limit is None and len(result.objects) >= self.max_results:
@@ -248,16 +271,18 @@ class WeaviateStore(WeaviateResource):
     ) -> list[Candidate]:
         """Chunks by BM25 over rubro + text; each carries its cosine to ``vector`` too."""
         query = self._query_vector(vector)
-        if limit <= 0 or not text.strip():
+        terms = " ".join(query_terms(text))  # as the chunks' terms were indexed
+        if limit <= 0 or not terms:
             return []
         collection = self._collection(CHUNK)
         with _vendor_errors("BM25 search"):
             result = collection.query.bm25(
-                query=text,
-                query_properties=["rubro", "text"],
+                query=terms,
+                query_properties=BM25_PROPERTIES,
                 filters=build_filter(filters),
                 limit=limit,
                 include_vector=True,
+                return_properties=CHUNK_RETURNED,
                 return_metadata=MetadataQuery(score=True),
             )
         candidates = []

@@ -88,16 +88,45 @@ def start_grpc() -> Iterator[RecordingWeaviate]:
         server.stop(None)
 
 
-def serve_rest(httpserver: HTTPServer, *, existing: bool = False, schema_status: int = 200) -> None:
-    """/v1/meta, readiness, and the schema endpoints (collections missing unless ``existing``)."""
+# The analyzed-terms properties every Chunk collection of this version has
+# (``api.store.weaviate_schema``); an older collection lacks them.
+CURRENT_CHUNK_PROPERTIES = ("text", "rubroTerms", "textTerms")
+
+
+def serve_rest(
+    httpserver: HTTPServer,
+    *,
+    existing: bool = False,
+    schema_status: int = 200,
+    existing_properties: tuple[str, ...] = CURRENT_CHUNK_PROPERTIES,
+) -> None:
+    """/v1/meta, readiness, and the schema endpoints: collections are missing unless
+    ``existing`` (then with ``existing_properties``), and those created here are read back."""
+    created: dict[str, list[dict[str, Any]]] = {}
 
     def create(request: Request) -> Response:
+        if schema_status == 200:
+            posted = json.loads(request.data)
+            created[posted["class"]] = posted.get("properties", [])
         return Response(request.data, status=schema_status, content_type="application/json")
+
+    def read(request: Request) -> Response:
+        name = request.path.rsplit("/", 1)[-1]
+        if name in created:
+            properties = created[name]
+        elif existing:
+            properties = [{"name": n, "dataType": ["text"]} for n in existing_properties]
+        else:
+            return Response("", status=404)
+        # the keys weaviate-client's config parser needs, nothing more
+        filled = [{"indexFilterable": True, "indexSearchable": True, **p} for p in properties]
+        schema = {"class": name, "vectorizer": "none", "properties": filled}
+        return Response(json.dumps(schema), status=200, content_type="application/json")
 
     httpserver.expect_request("/v1/meta").respond_with_json({"version": MOCK_VERSION})
     httpserver.expect_request("/v1/.well-known/ready").respond_with_data("")
-    httpserver.expect_request(re.compile(r"^/v1/schema/\w+$"), method="GET").respond_with_data(
-        "{}" if existing else "", status=200 if existing else 404
+    httpserver.expect_request(re.compile(r"^/v1/schema/\w+$"), method="GET").respond_with_handler(
+        read
     )
     httpserver.expect_request("/v1/schema", method="POST").respond_with_handler(create)
     httpserver.expect_request(re.compile(r"^/v1/schema/\w+$"), method="DELETE").respond_with_data(

@@ -163,6 +163,14 @@ class StoreContract:
             store.lexical_search("laudo", unit(0, 1, 0, 0), Filters(materias=("Penal",)), 5) == []
         )
 
+    def test_lexical_search_reads_across_accents_and_word_forms(self, store: VectorStore) -> None:
+        # the 1970s write "SUSPENSION" without its accent; users write "suspensión", "actos"
+        old = entry(1, 1977, [unit(1, 0, 0, 0)], rubro="SUSPENSION DEL ACTO RECLAMADO.")
+        other = entry(2, 1980, [unit(0, 1, 0, 0)], rubro="LAUDOS. CONGRUENCIA.")
+        store.upsert([old, other])
+        hits = store.lexical_search("¿Suspensión de los actos?", unit(1, 0, 0, 0), Filters(), 5)
+        assert [h.passage.registro for h in hits] == [1] and hits[0].lexical > 0
+
     def test_passages_carry_tesis_metadata(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)
         passage = store.vector_search(VectorQuery(unit(0, 0, 1, 0), Filters(), 1))[0].passage

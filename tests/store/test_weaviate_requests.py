@@ -16,6 +16,7 @@ from weaviate.proto.v1 import aggregate_pb2, batch_pb2
 from weaviate.util import generate_uuid5
 
 from api.core.models import Filters, Tesis, Validity
+from api.core.text import analyze
 from api.errors import StoreError
 from api.store.base import ListQuery, VectorQuery
 from api.store.weaviate_connection import WeaviateTarget
@@ -108,6 +109,8 @@ def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserv
         "instancia": "text",
         "clave": "text",
         "partial": "boolean",
+        "rubroTerms": "text",
+        "textTerms": "text",
     }
     assert {n for n, p in chunk.items() if p.get("tokenization") == "field"} == {
         "epoca",
@@ -115,6 +118,12 @@ def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserv
         "materias",
         "instancia",
     }
+    # BM25 reads our analyzed terms, whole, with no English stopword preset on top
+    assert {n for n, p in chunk.items() if p.get("tokenization") == "whitespace"} == {
+        "rubroTerms",
+        "textTerms",
+    }
+    assert schemas["TestChunk"]["invertedIndexConfig"]["stopwords"]["preset"] == "none"
     tesis = {p["name"]: p["dataType"][0] for p in schemas["TestTesis"]["properties"]}
     assert tesis["texto"] == "text" and tesis["partial"] == "boolean"
     assert tesis["fingerprint"] == "text" and tesis["sortDate"] == "date"
@@ -127,6 +136,19 @@ def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserv
         "porClave": "text",
         "desde": "date",
     }
+
+
+def test_a_chunk_collection_from_an_earlier_version_is_refused_with_the_fix(
+    httpserver, grpc_mock
+) -> None:
+    # created before BM25 read analyzed terms: searching it would silently find nothing
+    serve_rest(httpserver, existing=True, existing_properties=("text", "rubro"))
+    store = make_store(httpserver, grpc_mock)
+    with pytest.raises(StoreError, match="TestChunk has no rubroTerms or textTerms") as error:
+        store.count()
+    assert "delete the collections (TestChunk, TestTesis, TestValidity)" in str(error.value)
+    assert posted_schemas(httpserver) == [] and grpc_mock.calls == []
+    store.close()
 
 
 def test_existing_collections_are_not_recreated(httpserver, grpc_mock) -> None:
@@ -194,14 +216,31 @@ def test_bm25_request_and_client_side_cosine(store, grpc_mock) -> None:
     grpc_mock.replies["Search"] = search_reply(
         {"registro": 3, "text": "laudo", "_score": 2.5, "_vector": unit(1, 1, 0, 0).tolist()}
     )
-    [hit] = store.lexical_search("laudo de la junta", unit(1, 0, 0, 0), Filters(), 5)
+    [hit] = store.lexical_search("Suspensión del laudo de la Junta", unit(1, 0, 0, 0), Filters(), 5)
     request = grpc_mock.requests("Search")[-1]
-    assert request.bm25_search.query == "laudo de la junta"
-    assert list(request.bm25_search.properties) == ["rubro", "text"]
+    # the query's analyzed terms (folded, no stopwords, stems), once each, as the chunks'
+    # terms were indexed; the rubro weighs twice, as in the embedded store
+    assert request.bm25_search.query == " ".join(sorted(set(analyze("suspension laudo junta"))))
+    assert list(request.bm25_search.properties) == ["rubroTerms^2", "textTerms"]
     assert request.limit == 5 and request.metadata.score and request.metadata.vector
+    returned = set(request.properties.non_ref_properties)
+    assert "text" in returned and not returned & {"rubroTerms", "textTerms"}
     assert not request.HasField("filters")
     assert hit.lexical == 2.5
     assert hit.similarity == pytest.approx(float(unit(1, 1, 0, 0) @ unit(1, 0, 0, 0)))
+
+
+def test_a_query_with_no_searchable_term_sends_nothing(store, grpc_mock) -> None:
+    assert store.lexical_search("de la ¿?", unit(1, 0, 0, 0), Filters(), 5) == []
+    assert grpc_mock.requests("Search") == []
+
+
+def test_chunks_are_written_with_the_terms_bm25_reads() -> None:
+    written = entry(7, 1977, [unit(1, 0, 0, 0)], rubro="SUSPENSIÓN. PROCEDE", texts=["La ley"])
+    props = chunk_object(written.tesis, written.chunks[0], written.vectors[0]).properties
+    assert props["rubroTerms"] == " ".join(analyze("SUSPENSIÓN. PROCEDE")) == "suspen proced"
+    assert props["textTerms"] == " ".join(analyze(written.chunks[0].text))
+    assert props["text"] == written.chunks[0].text  # the text itself, as written
 
 
 def test_list_tesis_sorts_by_date_then_registro(store, grpc_mock) -> None:
