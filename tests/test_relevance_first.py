@@ -19,6 +19,7 @@ from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError, StoreError
 from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
+from api.services.chat import ChatRequest
 from api.services.container import Services
 from api.services.search import SearchRequest, SearchService, rules
 from api.settings import Settings
@@ -448,3 +449,17 @@ def test_an_acronym_finds_the_tesis_that_spell_out_its_name(
     # no tesis writes "CFE": 251883 is "COMISION FEDERAL DE ELECTRICIDAD. NO ES AUTORIDAD ..."
     data = search(bundled, query=question, topK=3)
     assert not data["abstained"] and data["hits"][0]["registro"] == 251883
+
+
+def test_a_first_or_latest_answer_quotes_the_criterion_it_found_first(bundled: Services) -> None:
+    # by sentence score alone the extractive answer quoted [2] and never cited [1], the
+    # latest criterion the question asked for
+    question = "¿Cuál es el criterio más reciente sobre la suspensión provisional?"
+    request = ChatRequest(question=question)
+    prepared, answer = bundled.chat.answer(request)
+    assert prepared.search.intent.date_order == "latest"
+    assert "[1] es la más reciente de las tesis recuperadas" in answer.text
+    first_quote = answer.text.split("\n\n")[1].splitlines()[0]
+    assert first_quote.endswith("[1]")
+    streamed = "".join(p for kind, p in bundled.chat.stream(request)[1] if kind == "delta")
+    assert streamed == answer.text

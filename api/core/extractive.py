@@ -24,6 +24,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from api.core.citations import neutralize
 from api.core.references import MODERN_YEAR, Reference, all_predate
@@ -31,6 +32,18 @@ from api.core.text import analyze, fold
 from api.core.validity import describe
 
 HEADER = "Respuesta extractiva (sin modelo de lenguaje)"
+DateOrder = Literal["earliest", "latest"]
+# What reference [1] of a date-ordered answer is, for tesis and for a generic corpus's records.
+_FIRST_OF: dict[DateOrder, dict[bool, str]] = {
+    "earliest": {
+        False: "la más antigua de las tesis recuperadas",
+        True: "el más antiguo de los registros recuperados",
+    },
+    "latest": {
+        False: "la más reciente de las tesis recuperadas",
+        True: "el más reciente de los registros recuperados",
+    },
+}
 # The question and the sentences -> one cosine per sentence (the embedder, in the service).
 SentenceScorer = Callable[[str, Sequence[str]], Sequence[float]]
 SEMANTIC_SHARE = 0.5  # weight of the meaning against the lexical overlap when both are known
@@ -197,10 +210,13 @@ def extractive_answer(
     max_sentences: int = 4,
     scorer: SentenceScorer | None = None,
     llm_error: str | None = None,
+    date_order: DateOrder | None = None,
 ) -> str:
     """The sentences of ``refs`` that best answer ``question``, each followed by its ``[N]``.
 
-    ``llm_error`` (a configured model failed) is named in the header.
+    ``llm_error`` (a configured model failed) is named in the header. ``date_order``: the
+    references were sorted by date because the question asked for the earliest or latest
+    criterion, so reference [1] is the answer: it is quoted first, whatever its sentences score.
     """
     if max_sentences < 1:
         raise ValueError(f"max_sentences must be >= 1, got {max_sentences}")
@@ -209,17 +225,34 @@ def extractive_answer(
     title = header(llm_error)
     scored = rank_sentences(question, refs, scorer)
     floor = RELATIVE_FLOOR * scored[0][0] if scored else 0.0
-    chosen = [s for score, s in scored[:max_sentences] if score > 0 and score >= floor]
-    if chosen:
+    chosen = [s for score, s in scored if score > 0 and score >= floor]
+    if date_order is not None:
+        first = refs[0]
+        lead = next((s for _, s in scored if s.ref.number == first.number), None)
+        if lead is None:  # its sentences share no question word: its best one all the same
+            lead = next((s for _, s in rank_sentences(question, [first], scorer)), None)
+        others = [s for s in chosen if s is not lead][: max_sentences - 1]
+        line = f"- «{_shorten(lead.text)}»" if lead else f"- {neutralize(first.rubro)}"
+        lines = [f"{line} {_source(first)}"] + [
+            f"- «{_shorten(s.text)}» {_source(s.ref)}" for s in others
+        ]
+        which = _FIRST_OF[date_order][first.generic]
+        intro = (
+            f"{title}: {first.marker} es {which} sobre el tema; después, las frases que mejor "
+            "coinciden con la pregunta."
+        )
+        cited = {first.number} | {s.ref.number for s in others}
+    elif chosen := chosen[:max_sentences]:
         lines = [f"- «{_shorten(s.text)}» {_source(s.ref)}" for s in chosen]
         intro = f"{title}: frases de las tesis recuperadas que mejor coinciden con la pregunta."
+        cited = {s.ref.number for s in chosen}
     else:
         lines = [f"- {neutralize(ref.rubro)} {_source(ref)}" for ref in refs[:max_sentences]]
         intro = (
             f"{title}: ninguna frase de las tesis recuperadas coincide con los términos de la "
             "pregunta; estos son sus rubros."
         )
-    cited = {s.ref.number for s in chosen} or {ref.number for ref in refs[:max_sentences]}
+        cited = {ref.number for ref in refs[:max_sentences]}
     notes = _warnings([ref for ref in refs if ref.number in cited])
     return "\n\n".join([intro, "\n".join(lines), *(["\n".join(notes)] if notes else [])])
 

@@ -28,6 +28,14 @@ class SearchIntent:
     language: Language = "es"
     date_field: str | None = None  # the extra date a date-sorted question used
 
+    @property
+    def date_order(self) -> Literal["earliest", "latest"] | None:
+        """How a date-sorted search ordered its hits (None for the other routes): its first
+        hit is then the answer, the earliest or the latest criterion on the point."""
+        if self.route != "date_sorted":
+            return None
+        return "earliest" if self.temporal.kind == "earliest" else "latest"
+
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.citations import CitationCheck, PhantomFilter, check_citations, strip_phantoms
-from api.core.extractive import SentenceScorer, extractive_answer, transcription
+from api.core.extractive import DateOrder, SentenceScorer, extractive_answer, transcription
 from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.redact import redact
 from api.core.references import Reference
@@ -114,10 +114,15 @@ class _Prepared:
     system_prompt: str
     context: str
     scorer: SentenceScorer | None = None
+    date_order: DateOrder | None = None  # the references are in date order: [1] answers
 
     @classmethod
     def of(
-        cls, question: str, refs: Sequence[Reference], scorer: SentenceScorer | None = None
+        cls,
+        question: str,
+        refs: Sequence[Reference],
+        scorer: SentenceScorer | None = None,
+        date_order: DateOrder | None = None,
     ) -> _Prepared:
         full = wants_full_text(question)
         return cls(
@@ -127,6 +132,7 @@ class _Prepared:
             build_system_prompt(refs, full),
             build_context(refs),
             scorer,
+            date_order,
         )
 
     def messages(self) -> list[dict[str, str]]:
@@ -137,7 +143,13 @@ class _Prepared:
         if self.full_text:
             text = transcription(self.refs, error)
         else:
-            text = extractive_answer(self.question, self.refs, scorer=self.scorer, llm_error=error)
+            text = extractive_answer(
+                self.question,
+                self.refs,
+                scorer=self.scorer,
+                llm_error=error,
+                date_order=self.date_order,
+            )
         check = check_citations(text, len(self.refs))
         return Answer(
             text, "EXTRACTIVE", False, self.refs, check, (), self.system_prompt, self.context, error
@@ -173,9 +185,12 @@ class Answerer:
     timeout: float | None = None
     scorer: SentenceScorer | None = None
 
-    def answer(self, question: str, refs: Sequence[Reference]) -> Answer:
-        """Ask the LLM with the references as context; the extractive answer on failure."""
-        prep = _Prepared.of(question, refs, self.scorer)
+    def answer(
+        self, question: str, refs: Sequence[Reference], date_order: DateOrder | None = None
+    ) -> Answer:
+        """Ask the LLM with the references as context; the extractive answer on failure.
+        ``date_order``: the search sorted the references by date (the first one answers)."""
+        prep = _Prepared.of(question, refs, self.scorer, date_order)
         if self.llm is None or not prep.refs:
             return prep.fallback(None)
         try:
@@ -188,7 +203,9 @@ class Answerer:
         shown = strip_phantoms(raw, len(prep.refs)).strip()
         return prep.generated(raw, shown, self.llm.model_id, None)
 
-    def stream(self, question: str, refs: Sequence[Reference]) -> Iterator[StreamEvent]:
+    def stream(
+        self, question: str, refs: Sequence[Reference], date_order: DateOrder | None = None
+    ) -> Iterator[StreamEvent]:
         """Seed 001's event order: references, then answer deltas, then the citation check.
 
         A final ``("answer", Answer)`` event carries the whole record (for saving the
@@ -202,7 +219,7 @@ class Answerer:
         unusable after text was sent (it cites only phantom numbers), a final
         ``("replace", text)`` event carries the extractive answer that replaces everything sent.
         """
-        prep = _Prepared.of(question, refs, self.scorer)
+        prep = _Prepared.of(question, refs, self.scorer, date_order)
         yield ("references", prep.refs)
         replaced = False
         if self.llm is None or not prep.refs:

@@ -107,14 +107,18 @@ class ChatService:
         prepared = self.prepare(request)
         if prepared.search.abstain_reason is not None:
             return prepared, abstention(prepared.search.abstain_reason)
-        answer = self.answerer().answer(request.question, prepared.references)
+        answer = self.answerer().answer(
+            request.question, prepared.references, prepared.search.intent.date_order
+        )
         return prepared, answer
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
         if prepared.search.abstain_reason is not None:
             return prepared, abstention_events(abstention(prepared.search.abstain_reason))
-        events = self.answerer().stream(request.question, prepared.references)
+        events = self.answerer().stream(
+            request.question, prepared.references, prepared.search.intent.date_order
+        )
         return prepared, events
 
 

@@ -208,3 +208,32 @@ def test_twelve_real_questions_cite_only_valid_existing_references() -> None:
         assert check.cited, question
         cited = {refs[n - 1].registro for n in check.cited}
         assert cited <= tesis.keys(), question
+
+
+@pytest.mark.parametrize(
+    ("order", "which"), [("latest", "más reciente"), ("earliest", "más antigua")]
+)
+def test_a_date_ordered_answer_quotes_reference_1_first(order: str, which: str) -> None:
+    # [1] is the latest (or earliest) criterion; [2] matches the question's words better
+    refs = refs_for(
+        make_hit(1, 0, "El quejoso debe acreditar el daño con pruebas idóneas.", anio=2024),
+        make_hit(2, 0, "La suspensión provisional procede contra actos de autoridad.", anio=1980),
+    )
+    question = "¿Cuál es el criterio sobre la suspensión provisional?"
+    plain = extractive_answer(question, refs)
+    assert "[1]" not in plain  # by relevance alone, [1] is not quoted at all
+    text = extractive_answer(question, refs, date_order=order)  # type: ignore[arg-type]
+    lines = text.split("\n\n")[1].splitlines()
+    assert lines[0].startswith("- «El quejoso debe acreditar el daño") and lines[0].endswith("[1]")
+    assert lines[1].startswith("- «La suspensión provisional") and lines[1].endswith("[2]")
+    assert f"[1] es la {which} de las tesis recuperadas" in text
+
+
+def test_a_date_ordered_answer_names_reference_1_by_its_rubro_without_a_whole_sentence() -> None:
+    cut = make_hit(1, 0, "el texto empieza a media frase y no termina", rubro="AMPARO. RUBRO.")
+    refs = refs_for(cut, make_hit(2, 0, "La suspensión provisional procede siempre."))
+    text = extractive_answer("suspensión provisional", refs, date_order="latest")
+    assert text.split("\n\n")[1].splitlines()[0] == (
+        "- AMPARO. RUBRO. (Décima Época, 2015, jurisprudencia) [1]"  # no sentence to quote
+    )
+    assert check_citations(text, 2).cited == (1, 2)
