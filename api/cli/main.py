@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
 
 from api.cli import evaluation as evaluating
 from api.cli import loading
@@ -110,6 +112,11 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     except StartupError as exc:  # one sentence naming the path, no traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader (head, less) stopped reading: not an error of ours
+        with suppress(OSError, ValueError):  # no file descriptor (captured): nothing to flush
+            out = sys.stdout.fileno()
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out)  # so the exit flush is quiet
+        return 1
 
 
 if __name__ == "__main__":

@@ -5,19 +5,39 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from api.core.models import Filters, Hit
+from api.core.search_result import SearchResult
 from api.settings import Settings
+
+if TYPE_CHECKING:
+    from api.services.container import Services
 
 OVERRIDES = ("top_k", "recency_weight", "profile", "mode")  # SearchRequest fields set by options
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    from api.errors import InvalidRequest
     from api.services.container import Services
-    from api.services.search import SearchRequest
 
     services = Services.build(settings)
+    try:
+        return _search(args, services)
+    finally:
+        services.close()
+
+
+def _search(args: argparse.Namespace, services: Services) -> int:
+    from api.errors import InvalidRequest
+    from api.services.search import SearchRequest
+
+    if services.store.count()[0] == 0:
+        print(
+            f"error: the store in {services.settings.data_dir} has no tesis: load them with "
+            "`vigencia ingest data/tesis.jsonl` (or start with `make run`)",
+            file=sys.stderr,
+        )
+        return 1
     filters = Filters(tuple(args.materia or ()), anio_min=args.anio_min, anio_max=args.anio_max)
     overrides = {name: getattr(args, name) for name in OVERRIDES}  # same names as the options
     request = SearchRequest(args.question, filters, **overrides)
@@ -27,13 +47,16 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps([_hit_json(h) for h in result.hits], ensure_ascii=False, indent=1))
+        print(json.dumps(_result_json(result), ensure_ascii=False, indent=1))
         return 0
     intent = result.intent
     print(
         f"intent: materia={intent.materia.materia} temporal={intent.temporal.kind} "
         f"route={intent.route} w={result.recency_weight:g} rules={intent.rules_applied}"
     )
+    if result.abstain_reason is not None:
+        print(f"sin respuesta: {result.abstain_reason}")
+        return 0
     print(
         f"{'#':>3} {'w/o':>4} {'registro':>9} {'año':>4} {'época':<16} {'sim':>6} "
         f"{'rec':>5} {'ép':>5} {'final':>6}  {'vigencia':<10} rubro"
@@ -45,10 +68,31 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
             f"{p.epoca:<16} {s.similarity:6.3f} {s.recency_factor:5.2f} {s.epoca_factor:5.2f} "
             f"{s.final_score:6.3f}  {h.status.estado:<10} {p.rubro[:60]}"
         )
+        if h.warning:
+            print(f"{'':>9}{h.warning}")
     for d in result.discarded:
         print(f"  descartada {d.hit.registro} ({d.hit.passage.anio}): {d.code} {d.reason}")
-    services.close()
     return 0
+
+
+def _result_json(result: SearchResult) -> dict[str, object]:
+    intent = result.intent
+    return {
+        "abstained": result.abstain_reason is not None,
+        "abstain_reason": result.abstain_reason,
+        "intent": {
+            "route": intent.route,
+            "temporal": intent.temporal.kind,
+            "materia": intent.materia.materia,
+            "language": intent.language,
+            "topic": list(intent.topic),
+        },
+        "hits": [_hit_json(h) for h in result.hits],
+        "discarded": [
+            {"registro": d.hit.registro, "code": d.code, "reason": d.reason}
+            for d in result.discarded
+        ],
+    }
 
 
 def _hit_json(hit: Hit) -> dict[str, object]:
@@ -73,4 +117,6 @@ def _hit_json(hit: Hit) -> dict[str, object]:
             "end_line": p.chunk.end_line,
         },
         "status": hit.status.estado,
+        "on_topic": hit.on_topic,
+        "warning": hit.warning,
     }
