@@ -276,6 +276,37 @@ def test_a_temporal_answer_does_not_change_with_the_wording(
 
 
 @pytest.mark.parametrize(
+    ("wording", "plain"),
+    [
+        (
+            "Muéstrame la tesis más vieja sobre la suspensión contra órdenes de aprehensión",
+            "¿Cuál fue el primer criterio sobre la suspensión contra una orden de aprehensión?",
+        ),
+        (  # not the 1978 "ARRESTO" tesis its English words look like
+            "What was the first ruling on suspension against an arrest warrant?",
+            "¿Cuál fue el primer criterio sobre la suspensión contra una orden de aprehensión?",
+        ),
+        (
+            "earliest thesis about stays against arrest warrants",
+            "¿Cuál fue el primer criterio sobre la suspensión contra una orden de aprehensión?",
+        ),
+        (
+            "¿Cuándo se empezó a hablar de la prima de antigüedad?",
+            "¿Cuál fue el primer criterio sobre la prima de antigüedad?",
+        ),
+        ("most recent thesis about fictitious denial", "la última tesis sobre negativa ficta"),
+    ],
+)
+def test_plurals_english_and_asked_starts_answer_like_the_plain_question(
+    bundled: Services, wording: str, plain: str
+) -> None:
+    expected = search(bundled, query=plain, topK=3)
+    got = search(bundled, query=wording, topK=3)
+    assert got["intent"]["mode"] == expected["intent"]["mode"] == "date_sorted", wording
+    assert got["hits"][0]["registro"] == expected["hits"][0]["registro"], wording
+
+
+@pytest.mark.parametrize(
     ("question", "materia", "ordering"),
     [
         ("¿Cuál fue el último criterio en materia penal?", "Penal", "DESC"),

@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 
 from api.core.language import ENGLISH_WORDS
-from api.core.text import analyze, fold
+from api.core.text import analyze, fold, lemmas
 from api.core.thesaurus import Thesaurus
 
 # English phrase -> Spanish words. Phrases before the words they contain (matched longest first).
@@ -64,6 +64,10 @@ GLOSSARY: dict[str, str] = {
     "report": "informe justificado",
     "justified report": "informe justificado",
     "denied the act": "negativa acto",
+    "fictitious denial": "negativa ficta",
+    "implied denial": "negativa ficta",
+    "tacit denial": "negativa ficta",
+    "deemed denial": "negativa ficta",
     "deny": "negar negativa",
     "denied": "negó negativa",
     "appeal": "recurso revisión apelación",
@@ -471,11 +475,12 @@ GLOSSARY: dict[str, str] = {
 
 
 def with_plurals(table: dict[str, str]) -> dict[str, str]:
-    """``table`` plus the regular plural of each one-word entry that lacks its own ("lease" ->
-    "leases", "authority" -> "authorities"), with the singular's Spanish words."""
+    """``table`` plus each entry with its last word in the regular plural, where the table
+    lacks it ("lease" -> "leases", "authority" -> "authorities", "arrest warrant" -> "arrest
+    warrants"), with the singular's Spanish words."""
     plurals: dict[str, str] = {}
     for phrase, words in table.items():
-        if " " in phrase or phrase.endswith("s"):
+        if phrase.endswith("s"):
             continue
         consonant_y = phrase.endswith("y") and phrase[-2:-1] not in tuple("aeiou")
         plural = phrase[:-1] + "ies" if consonant_y else phrase + "s"
@@ -504,13 +509,13 @@ def coverage(text: str, only: Collection[str] | None = None) -> float:
     """The share of ``text``'s content words (not English function words, 3 letters or more)
     inside glossary phrases: how much of an English question the glossary understood. "What
     is res judicata?" 1.0; "Do I need a license to fly a drone?" 0.25 ("license" only).
-    ``only``: count just the words with these analyzed terms (a temporal question's topic:
+    ``only``: count just the words with these terms (``lemmas``: a temporal question's topic:
     "the first thesis about overtime" is understood when "overtime" is)."""
     folded = fold(text)
     content = [
         m
         for m in _WORD_SPANS.finditer(folded)
-        if _is_content(m.group(0)) and (only is None or set(analyze(m.group(0))) & set(only))
+        if _is_content(m.group(0)) and (only is None or set(lemmas(m.group(0))) & set(only))
     ]
     if not content:
         return 0.0

@@ -13,15 +13,17 @@ from api.core.text import words
 
 Language = Literal["es", "en", "mixed", "unknown"]
 
-ENGLISH_WORDS = frozenset(
+ENGLISH_FUNCTION_WORDS = frozenset(
     """
     the an of and or in on at to for from by with without about into over under after before
     is are was were be been being do does did has have had can could should would will shall
     may might must not yes what which who whom whose when where why how that this these
     those it its there their they them he she his her we our you your i my if then than
     any some all each every only also still yet against between during through upon whether
-    court courts judge ruling rulings law laws right rights
     """.split()  # noqa: SIM905
+)
+ENGLISH_WORDS = ENGLISH_FUNCTION_WORDS | frozenset(
+    ["court", "courts", "judge", "ruling", "rulings", "law", "laws", "right", "rights"]
 )
 SPANISH_WORDS = frozenset(
     """

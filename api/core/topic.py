@@ -11,12 +11,13 @@ import re
 from collections.abc import Sequence
 
 from api.core.acronyms import with_names
-from api.core.text import analyze, fold
+from api.core.language import ENGLISH_FUNCTION_WORDS
+from api.core.text import fold, lemmas
 
 # Nouns that name the kind of document rather than a topic: "the first repository", "el
 # criterio más reciente". A question made only of these has no topic: every document counts.
 DOCUMENT_NOUNS = frozenset(
-    analyze(
+    lemmas(
         "criterio criterios tesis jurisprudencia jurisprudencias precedente precedentes "
         "resolución sentencia documento documentos registro registros cuál cuáles fue fueron "
         "emitido emitida publicado publicada dictado dictada sobre tema corte "
@@ -31,7 +32,7 @@ DOCUMENT_NOUNS = frozenset(
 )
 # Words that ask, point or intensify, and the platform a corpus lives on: never a topic.
 FILLER = frozenset(
-    analyze(
+    lemmas(
         "show tell give list find know see want please let me about regarding thing things "
         "very really exactly ever one ones his her him he she they their it its did do does "
         "has have had got get hold holds make create publish published start started began "
@@ -41,11 +42,11 @@ FILLER = frozenset(
         "creó creo hizo hecho publicó publico subió subio empezó empezo comenzó comenzo "
         "cuándo cuando dónde quién qué cómo cuánto lleva tenía tiene hay fue es era "
         "algún alguna algunos algunas any some all todo toda todos todas hubo sostiene sostuvo "
-        "sostenido sostenida "
+        "sostenido sostenida hablar habla hablan hablado talk talking said say says "
         "github gitlab bitbucket sourceforge codeberg platform plataforma account cuenta "
         "profile perfil user usuario owner dueño autor author"
     )
-)
+) | frozenset(lemmas(" ".join(ENGLISH_FUNCTION_WORDS)))  # "the first ruling against an ..."
 # "Time" that measures a wait ("cuánto tiempo lleva", "más tiempo sin"), unlike the subject
 # "tiempo extraordinario" (overtime).
 _HOW_LONG = re.compile(r"\b(?:cuanto|mas|menos|mucho|poco)\s+tiempo\b")  # on folded text
@@ -76,7 +77,7 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
         t
         for pattern in _OWNER_PATTERNS
         for m in pattern.finditer(question)
-        for t in analyze(m.group(1))
+        for t in lemmas(m.group(1))
     }
     skip = DOCUMENT_NOUNS | FILLER | names
     asked = _HOW_LONG.sub(" ", fold(with_names(question)))
@@ -84,8 +85,8 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
         words = r"\s+".join(map(re.escape, fold(trigger).split()))
         asked, found = re.subn(rf"\b{words}\b", " ", asked)
         if not found:  # written apart from how the detector reported it: drop its terms
-            skip = skip | set(analyze(trigger))
-    return list(dict.fromkeys(t for t in analyze(asked) if t not in skip))
+            skip = skip | set(lemmas(trigger))
+    return list(dict.fromkeys(t for t in lemmas(asked) if t not in skip))
 
 
 def name_candidates(question: str) -> set[str]:
@@ -95,11 +96,11 @@ def name_candidates(question: str) -> set[str]:
     for match in _CAPITALIZED.finditer(question):
         head = question[: match.start()].rstrip()
         if head and head[-1] not in _SENTENCE_OPENERS:
-            found.update(analyze(match.group(0)))
+            found.update(lemmas(match.group(0)))
     return found
 
 
-# How far apart a topic's terms may stand in a document and still name it (analyzed words, so
+# How far apart a topic's terms may stand in a document and still name it (``lemmas``, so
 # stopwords do not count): "suspensión del acto reclamado" names ("suspen", "acto",
 # "reclam"); a tesis with "tiempo" in one sentence and "extraordinario" in another does not
 # name "tiempo extraordinario".
@@ -107,12 +108,12 @@ TOPIC_SLACK = 3
 
 
 def names_topic(text: str, terms: Sequence[str]) -> bool:
-    """Whether ``text`` names every term (analyzed like the index), all of them within
+    """Whether ``text`` names every term (``lemmas``: singular, folded stems), all of them within
     ``len(terms) + TOPIC_SLACK`` consecutive words."""
     if not terms:
         return True
     wanted = set(terms)
-    tokens = analyze(text)
+    tokens = lemmas(text)
     if not wanted <= set(tokens):
         return False
     width = len(wanted) + TOPIC_SLACK

@@ -117,6 +117,13 @@ def test_one_word_entries_get_their_regular_plural() -> None:
     assert translate_terms("first ruling on leases").endswith("arrendamiento")
 
 
+def test_phrases_get_the_plural_of_their_last_word() -> None:
+    assert with_plurals({"arrest warrant": "orden de aprehensión"})["arrest warrants"] == (
+        "orden de aprehensión"
+    )
+    assert "orden de aprehensión" in translate_terms("stays against arrest warrants")
+
+
 def test_coverage_of_a_topic_counts_only_the_topic_words() -> None:
     question = "What was the first thesis about overtime?"
     assert coverage(question) == pytest.approx(1 / 3)  # "first", "thesis", "overtime"

@@ -154,6 +154,8 @@ def test_canonical_materia() -> None:
         ("la tesis más actualizada sobre huelgas", "latest", ("más actualizada",)),
         ("the most up-to-date ruling on strikes", "latest", ("most up-to-date",)),
         ("Since when have strikes been protected?", "earliest", ("since when",)),
+        ("¿Cuándo se empezó a hablar de la prima?", "earliest", ("cuándo se empezó",)),
+        ("¿Cuándo surgió el criterio sobre la huelga?", "earliest", ("cuándo surgió",)),
         ("What was the last repository created?", "latest", ("last",)),
         ("What is the current rule on strikes?", "current", ("current",)),
         ("Is this criterion still in force?", "current", ("in force",)),
@@ -189,6 +191,7 @@ def test_temporal_kinds(question: str, kind: str, triggers: tuple[str, ...]) -> 
         "Ruling of the First Chamber",
         "First, is the amparo admissible?",
         "Read the last paragraph of article 14",
+        "cuando se empezó a aplicar el descuento me quejé",  # told, not asked: no "¿"
         "Requisitos de la demanda de amparo indirecto",
         "",
     ],

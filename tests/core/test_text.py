@@ -1,6 +1,14 @@
 from __future__ import annotations
 
-from api.core.text import QUESTION_STOPWORDS, STOPWORDS, analyze, without_question_words
+import pytest
+
+from api.core.text import (
+    QUESTION_STOPWORDS,
+    STOPWORDS,
+    analyze,
+    lemmas,
+    without_question_words,
+)
 
 
 def test_question_scaffolding_is_not_asked_for() -> None:
@@ -40,3 +48,24 @@ def test_the_index_still_keeps_the_question_words() -> None:
     # Only the query side drops them: the stores' analyzed text is unchanged.
     assert analyze("tengo tiene hubiera") == ["tengo", "tiene", "hubier"]
     assert not QUESTION_STOPWORDS & STOPWORDS
+
+
+@pytest.mark.parametrize(
+    ("plural", "singular"),
+    [
+        ("órdenes", "orden"),
+        ("actos reclamados", "acto reclamado"),
+        ("leyes", "ley"),
+        ("jueces", "juez"),
+        ("plazos", "plazo"),
+        ("intereses", "interés"),  # a singular in -és is not a plural once folded
+        ("INTERES JURIDICO", "interés jurídico"),
+        ("pruebas", "prueba"),
+    ],
+)
+def test_lemmas_read_a_plural_like_its_singular(plural: str, singular: str) -> None:
+    assert lemmas(plural) == lemmas(singular)
+
+
+def test_bm25_keeps_the_plain_stems() -> None:
+    assert analyze("órdenes") == ["ordene"] and lemmas("órdenes") == ["orden"]

@@ -158,6 +158,8 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     # "el aumento que empezó a aplicarse en 2023" tells a story; "¿con qué repositorio
     # empezó?" and "¿cuándo comenzó la Corte a sostener...?" ask for the first.
     _rule("earliest", r"empezo|comenzo", stop_prev=_words("que, se, lo, ya, cual")),
+    # ... unlike "¿cuándo se empezó a hablar de...?", "¿cuándo surgió...?", asked (the "¿")
+    _rule("earliest", r"(?<=¿)cuando (?:se (?:empezo|comenzo)|(?:se )?(?:surgio|aparecio))"),
     # "¿desde cuándo se sostiene...?" asks for the first criterion; "¿desde cuándo empieza
     # a correr el plazo?" asks when a legal term starts.
     _rule("earliest", r"desde cuando", stop_next=_TERM_RUNS),

@@ -14,7 +14,7 @@ from api.core.lay_terms import legal_terms
 from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
 from api.core.search_result import Route
-from api.core.text import analyze, without_question_words
+from api.core.text import lemmas, without_question_words
 from api.core.topic import topic_terms
 from api.core.weight_policy import effective_recency_weight
 from api.services.search.config import SearchConfig
@@ -114,7 +114,7 @@ def scoped_to_materia(plan: Plan, materia: str, phrase: str) -> Plan:
     """``plan`` filtered to ``materia``, the question's words for it (``phrase``, "materia
     penal", "labor matters") out of its topic: the question asked for a branch of law, not for
     documents that say its name."""
-    said = set(analyze(f"{phrase} {translate_terms(phrase)} materia materias {materia}"))
+    said = set(lemmas(f"{phrase} {translate_terms(phrase)} materia materias {materia}"))
     filters = replace(plan.request.filters, materias=(materia,))
     return replace(
         plan,

@@ -75,10 +75,14 @@ class Retrieval:
             )
             narrowed = True
         elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
-            pool = self.topic_pool(vector, request.filters, topic)
+            # an English question's topic in the corpus's Spanish first: its own words name
+            # only look-alikes ("arrest warrant" is not the "ARRESTO" of a 1978 tesis)
             spanish = plan.translated_topic
-            if not pool and spanish and len(spanish) <= MAX_TOPIC_TERMS:  # an English question
-                pool = self.topic_pool(vector, request.filters, spanish)
+            topics = [spanish] if spanish and len(spanish) <= MAX_TOPIC_TERMS else []
+            for terms in [*topics, topic]:
+                pool = self.topic_pool(vector, request.filters, terms)
+                if pool:
+                    break
             narrowed = bool(pool)
         else:
             pool = []
