@@ -170,6 +170,17 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ["prima", "antigu"],
         ),
         ("la primera tesis, la primera de todas, sobre despido", ("primera",), ["despid"]),
+        (  # saying and must are how the question asks, not what it is about
+            "¿Desde cuándo se dice que el patrón debe probar el despido?",
+            ("desde cuándo",),
+            ["patron", "probar", "despid"],
+        ),
+        (  # English function words are never a topic
+            "What was the first ruling on suspension against an arrest warrant?",
+            ("first",),
+            ["suspen", "arrest", "warran"],
+        ),
+        ("la tesis más vieja sobre órdenes de aprehensión", ("más vieja",), ["orden", "aprehe"]),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(

@@ -41,7 +41,9 @@ class Plan:
     rules_mode: RulesMode = "same_point"
     gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
     topic: tuple[str, ...] = ()  # what a date-sorted question is about
-    translated_topic: tuple[str, ...] = ()  # the topic in the corpus's Spanish (glossary)
+    # the topic in the tesis' words: an English one's through the glossary, everyday Spanish
+    # through the lay terms ("tiempo extraordinario": "horas extras")
+    translated_topic: tuple[str, ...] = ()
     glossary_terms: str = ""  # an English question's legal terms in Spanish (glossary)
 
 
@@ -78,6 +80,8 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         lexical_query = f"{request.query} {spanish}"
         if temporal.kind:
             translated_topic = tuple(topic_terms(spanish, ()))
+    elif temporal.kind and (legal := legal_terms(request.query)):  # "tiempo extraordinario"
+        translated_topic = tuple(topic_terms(legal, ()))
     names = spelled_out(request.query)  # "CFE": the tesis write "Comisión Federal de ..."
     if names:
         lexical_query = f"{lexical_query} {' '.join(names)}"

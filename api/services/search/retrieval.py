@@ -76,10 +76,12 @@ class Retrieval:
             narrowed = True
         elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
             # an English question's topic in the corpus's Spanish first: its own words name
-            # only look-alikes ("arrest warrant" is not the "ARRESTO" of a 1978 tesis)
-            spanish = plan.translated_topic
-            topics = [spanish] if spanish and len(spanish) <= MAX_TOPIC_TERMS else []
-            for terms in [*topics, topic]:
+            # only look-alikes ("arrest warrant" is not the "ARRESTO" of a 1978 tesis); a
+            # Spanish one's own words first, then the tesis' words for its everyday ones
+            translated = plan.translated_topic
+            alternative = [translated] if translated and len(translated) <= MAX_TOPIC_TERMS else []
+            english = plan.language in ("en", "mixed")
+            for terms in [*alternative, topic] if english else [topic, *alternative]:
                 pool = self.topic_pool(vector, request.filters, terms)
                 if pool:
                     break
