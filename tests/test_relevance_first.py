@@ -295,6 +295,10 @@ def test_a_temporal_answer_does_not_change_with_the_wording(
             "¿Cuál fue el primer criterio sobre la prima de antigüedad?",
         ),
         ("most recent thesis about fictitious denial", "la última tesis sobre negativa ficta"),
+        (  # "dismissal" reads as sobreseimiento, desechamiento or despido: any one names it
+            "What was the first ruling on the burden of proof in dismissals?",
+            "¿Cuál fue el primer criterio sobre la carga de la prueba en el despido?",
+        ),
         (  # no tesis says "tiempo extraordinario" in its title: the lay terms' "horas extras"
             "la tesis más antigua sobre tiempo extraordinario",
             "¿Cuál es la tesis más antigua sobre horas extras?",

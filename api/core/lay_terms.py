@@ -14,22 +14,22 @@ from __future__ import annotations
 
 from api.core.thesaurus import Thesaurus
 
-# everyday phrase (folded) -> the words the tesis use for it
+# everyday phrase (folded) -> the words the tesis use for it (" | " between readings)
 LAY_TERMS: dict[str, str] = {
     # arrendamiento
     "inquilino": "arrendatario",
     "inquilinos": "arrendatario",
     "casero": "arrendador",
     "dueno de la casa": "arrendador",
-    "rente": "arrendamiento arrendado",
-    "rento": "arrendamiento arrendado",
+    "rente": "arrendamiento | arrendado",
+    "rento": "arrendamiento | arrendado",
     "rentar": "arrendamiento",
     "rentada": "arrendamiento",
     "rentado": "arrendamiento",
     "sin plazo fijo": "tiempo indeterminado",
     "sin plazo": "tiempo indeterminado",
-    "desalojar": "desocupacion lanzamiento",
-    "desalojo": "desocupacion lanzamiento",
+    "desalojar": "desocupacion | lanzamiento",
+    "desalojo": "desocupacion | lanzamiento",
     # trabajo
     "jefe": "patron",
     "empleador": "patron",
@@ -38,55 +38,55 @@ LAY_TERMS: dict[str, str] = {
     "me despidieron": "despido",
     "liquidacion": "indemnizacion",
     "sueldo": "salario",
-    "turno": "jornada horario",
-    "horas extra": "horas extras tiempo extraordinario",
-    "tiempo extra": "horas extras tiempo extraordinario",
+    "turno": "jornada | horario",
+    "horas extra": "horas extras | tiempo extraordinario",
+    "tiempo extra": "horas extras | tiempo extraordinario",
     "tiempo extraordinario": "horas extras",
     "renunciar": "rescision",
     "renuncia": "rescision",
     "separarme": "rescision",
     "incapacidad": "riesgo de trabajo",
     # fiscal
-    "hacienda": "fiscal hacendaria",
-    "sat": "fiscal hacendaria",
+    "hacienda": "fiscal | hacendaria",
+    "sat": "fiscal | hacendaria",
     "fisco": "fiscal",
     "impuesto": "contribucion",
     "impuestos": "contribuciones",
     "multa": "sancion",
-    "auditores": "visitadores visita",
+    "auditores": "visitadores | visita",
     "auditoria": "visita domiciliaria",
     # penal
     "carcel": "prision",
-    "preso": "prision reo",
+    "preso": "prision | reo",
     "detenido": "detencion",
     "me detuvieron": "detencion",
-    "policia": "autoridad aprehension",
+    "policia": "autoridad | aprehension",
     "el fiscal": "ministerio publico",
     "victima": "ofendido",
     "abogado": "defensor",
     # familia y civil
     "esposo": "conyuge",
     "esposa": "conyuge",
-    "pareja": "conyuge concubina",
+    "pareja": "conyuge | concubina",
     "pension para mis hijos": "alimentos",
     "pension alimenticia": "alimentos",
     "manutencion": "alimentos",
-    "herencia": "sucesion herederos",
+    "herencia": "sucesion | herederos",
     "heredar": "sucesion",
-    "testamento": "testamentaria sucesion",
-    "me deben": "adeudo pago",
+    "testamento": "testamentaria | sucesion",
+    "me deben": "adeudo | pago",
     "pagare": "titulo credito",
     "embargaron": "embargo",
     # procedimiento
     "me negaron": "negativa",
     "papeles": "documentos",
-    "me notificaron": "notificacion emplazamiento",
-    "avisar": "notificacion interpelacion",
+    "me notificaron": "notificacion | emplazamiento",
+    "avisar": "notificacion | interpelacion",
     "aviso": "notificacion",
-    "quejarme": "queja recurso",
-    "apelar": "apelacion recurso",
+    "quejarme": "queja | recurso",
+    "apelar": "apelacion | recurso",
     "apelo": "apelacion",
-    "demandar": "demanda accion",
+    "demandar": "demanda | accion",
     # agrario
     "parcela": "derechos agrarios",
     "ejido": "ejidal",
@@ -97,3 +97,9 @@ _LAY = Thesaurus(LAY_TERMS)
 def legal_terms(question: str) -> str:
     """The tesis' words for the everyday words of ``question``, space-separated ("" if none)."""
     return _LAY.terms(question)
+
+
+def legal_readings(question: str) -> list[str]:
+    """The tesis' words for the everyday words of ``question``, one reading of each at a time
+    ("turno": "jornada" or "horario")."""
+    return _LAY.readings(question)

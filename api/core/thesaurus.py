@@ -3,13 +3,16 @@ English glossary (``glossary``) and of the everyday-Spanish terms (``lay_terms``
 
 Phrases are matched on accent-folded, lowercased text, whole words only, longest first, and
 each match contributes the words the table gives for it. A thesaurus, not a translator: words
-the table does not know contribute nothing.
+the table does not know contribute nothing. " | " separates a phrase's readings ("dismissal":
+"sobreseimiento | desechamiento | despido"): BM25 gets all their words, a topic one reading at
+a time (``readings``).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from api.core.text import fold
 
@@ -24,7 +27,21 @@ class Thesaurus:
 
     def terms(self, text: str) -> str:
         """The corpus's words for the phrases found in ``text``, space-separated ("" if none)."""
-        return " ".join(self._words[m.group(0)] for m in self._pattern.finditer(fold(text)))
+        return " ".join(" ".join(self._readings(m.group(0))) for m in self._matches(text))
+
+    def readings(self, text: str, most: int = 8) -> list[str]:
+        """The phrases found in ``text`` read one way each: every combination of their
+        readings (the first ``most``), each space-separated ("burden of proof in dismissals":
+        "carga de la prueba sobreseimiento", ..., "carga de la prueba despido")."""
+        found = [self._readings(m.group(0)) for m in self._matches(text)]
+        combos = itertools.islice(itertools.product(*found), most) if found else []
+        return [" ".join(combo) for combo in combos]
+
+    def _matches(self, text: str) -> Iterator[re.Match[str]]:
+        return self._pattern.finditer(fold(text))
+
+    def _readings(self, phrase: str) -> list[str]:
+        return [reading.strip() for reading in self._words[phrase].split("|")]
 
     def spans(self, folded: str) -> list[tuple[int, int]]:
         """Where known phrases are in ``folded`` (already folded text)."""

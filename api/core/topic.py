@@ -43,7 +43,7 @@ FILLER = frozenset(
         "cuándo cuando dónde quién qué cómo cuánto lleva tenía tiene hay fue es era "
         "algún alguna algunos algunas any some all todo toda todos todas hubo sostiene sostuvo "
         "sostenido sostenida hablar habla hablan hablado talk talking said say says "
-        "dice dicen decir dijo dijeron debe deben debía "
+        "dice dicen decir dijo dijeron debe deben debía antes después "
         "github gitlab bitbucket sourceforge codeberg platform plataforma account cuenta "
         "profile perfil user usuario owner dueño autor author"
     )

@@ -5,9 +5,19 @@ from __future__ import annotations
 import pytest
 
 from api.core.gate import GateConfig, QuerySignals, abstain_floor, abstain_reason, gate_values
-from api.core.glossary import coverage, reads_as_english, translate_terms, with_plurals
+from api.core.glossary import (
+    coverage,
+    reads_as_english,
+    translate_terms,
+    translations,
+    with_plurals,
+)
 from api.core.language import detect_language
+from api.core.thesaurus import Thesaurus
 from api.core.topic import name_candidates, names_topic, topic_terms
+from api.services.search import SearchConfig
+from api.services.search.plan import make_plan
+from api.services.search.request import SearchRequest
 
 
 def test_gate_values_read_the_cosine_gap_on_a_fixed_span() -> None:
@@ -115,6 +125,32 @@ def test_one_word_entries_get_their_regular_plural() -> None:
     assert table["days"] == "día"  # a vowel before the y: just an s
     assert with_plurals({"fine": "multa", "fines": "multas"})["fines"] == "multas"  # kept
     assert translate_terms("first ruling on leases").endswith("arrendamiento")
+
+
+def test_a_phrase_s_readings_reach_bm25_together_and_a_topic_one_at_a_time() -> None:
+    table = Thesaurus({"dismissal": "sobreseimiento | despido", "burden of proof": "carga"})
+    assert table.terms("burden of proof in dismissal") == "carga sobreseimiento despido"
+    assert table.readings("burden of proof in dismissal") == [
+        "carga sobreseimiento",
+        "carga despido",
+    ]
+    assert table.readings("nothing known") == []
+    assert len(Thesaurus({"a": "x | y", "b": "x | y", "c": "x | y"}).readings("a b c", 5)) == 5
+    assert "|" not in translate_terms("Who bears the burden of proof in a dismissal?")
+    assert "carga de la prueba despido" in translations("burden of proof in dismissals")
+
+
+def test_an_english_topic_is_read_in_spanish_only_when_the_glossary_knows_it_whole() -> None:
+    known = make_plan(
+        SearchRequest(query="What was the first ruling on the burden of proof in dismissals?"),
+        SearchConfig(),
+    )
+    assert ("carga", "prueba", "despid") in known.translated_topics
+    partly = make_plan(  # "exhausted" is unknown: "recursos ... amparo" would be any recurso
+        SearchRequest(query="the most recent ruling on remedies exhausted before amparo"),
+        SearchConfig(),
+    )
+    assert partly.topic and partly.translated_topics == ()
 
 
 def test_phrases_get_the_plural_of_their_last_word() -> None:

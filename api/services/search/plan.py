@@ -7,10 +7,10 @@ from typing import Literal
 
 from api.core.acronyms import spelled_out
 from api.core.fusion import RetrievalMode
-from api.core.glossary import reads_as_english, translate_terms
+from api.core.glossary import coverage, reads_as_english, translate_terms, translations
 from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
 from api.core.language import Language, detect_language
-from api.core.lay_terms import legal_terms
+from api.core.lay_terms import legal_readings, legal_terms
 from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
 from api.core.search_result import Route
@@ -41,9 +41,10 @@ class Plan:
     rules_mode: RulesMode = "same_point"
     gate: float | None = 0.5  # least gate value of an on-topic hit; None: no gate
     topic: tuple[str, ...] = ()  # what a date-sorted question is about
-    # the topic in the tesis' words: an English one's through the glossary, everyday Spanish
-    # through the lay terms ("tiempo extraordinario": "horas extras")
-    translated_topic: tuple[str, ...] = ()
+    # the topic in the tesis' words, one reading per tuple: an English one's through the
+    # glossary ("dismissal": "sobreseimiento", "despido"...), everyday Spanish through the lay
+    # terms ("tiempo extraordinario": "horas extras")
+    translated_topics: tuple[tuple[str, ...], ...] = ()
     glossary_terms: str = ""  # an English question's legal terms in Spanish (glossary)
 
 
@@ -73,15 +74,17 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     lexical_query = request.query
     if language == "es":
         lexical_query = f"{without_question_words(request.query)} {legal_terms(request.query)}"
-    translated_topic: tuple[str, ...] = ()
+    translated_topics: tuple[tuple[str, ...], ...] = ()
     spanish = ""
     if cross:
         spanish = translate_terms(request.query)
         lexical_query = f"{request.query} {spanish}"
-        if temporal.kind:
-            translated_topic = tuple(topic_terms(spanish, ()))
-    elif temporal.kind and (legal := legal_terms(request.query)):  # "tiempo extraordinario"
-        translated_topic = tuple(topic_terms(legal, ()))
+        # only a topic the glossary knows whole: "remedies exhausted before amparo" read as
+        # "recursos ... amparo" would lose "exhausted" and name any recurso
+        if topic and coverage(request.query, set(topic)) == 1.0:
+            translated_topics = _topics(translations(request.query))
+    elif temporal.kind:  # "tiempo extraordinario"
+        translated_topics = _topics(legal_readings(request.query))
     names = spelled_out(request.query)  # "CFE": the tesis write "Comisión Federal de ..."
     if names:
         lexical_query = f"{lexical_query} {' '.join(names)}"
@@ -109,9 +112,14 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         rules_mode=request.rules_mode or cfg.rules_mode,
         gate=cfg.gate.relative if gated else None,
         topic=topic if route == "date_sorted" else (),
-        translated_topic=translated_topic if route == "date_sorted" else (),
+        translated_topics=translated_topics if route == "date_sorted" else (),
         glossary_terms=spanish,
     )
+
+
+def _topics(readings: list[str]) -> tuple[tuple[str, ...], ...]:
+    """The distinct topics of a question's readings in the tesis' words."""
+    return tuple(dict.fromkeys(t for r in readings if (t := tuple(topic_terms(r, ())))))
 
 
 def scoped_to_materia(plan: Plan, materia: str, phrase: str) -> Plan:
@@ -124,5 +132,7 @@ def scoped_to_materia(plan: Plan, materia: str, phrase: str) -> Plan:
         plan,
         request=replace(plan.request, filters=filters),
         topic=tuple(t for t in plan.topic if t not in said),
-        translated_topic=tuple(t for t in plan.translated_topic if t not in said),
+        translated_topics=tuple(
+            tuple(t for t in topic if t not in said) for topic in plan.translated_topics
+        ),
     )

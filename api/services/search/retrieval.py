@@ -78,11 +78,14 @@ class Retrieval:
             # an English question's topic in the corpus's Spanish first: its own words name
             # only look-alikes ("arrest warrant" is not the "ARRESTO" of a 1978 tesis); a
             # Spanish one's own words first, then the tesis' words for its everyday ones
-            translated = plan.translated_topic
-            alternative = [translated] if translated and len(translated) <= MAX_TOPIC_TERMS else []
+            readings = [t for t in plan.translated_topics if len(t) <= MAX_TOPIC_TERMS]
+            own = [topic]
             english = plan.language in ("en", "mixed")
-            for terms in [*alternative, topic] if english else [topic, *alternative]:
-                pool = self.topic_pool(vector, request.filters, terms)
+            for topics in [readings, own] if english else [own, readings]:
+                # the documents naming any reading ("dismissal": sobreseimiento or despido)
+                pool = merge_candidates(
+                    *(self.topic_pool(vector, request.filters, t) for t in topics)
+                )
                 if pool:
                     break
             narrowed = bool(pool)
