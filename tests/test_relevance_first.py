@@ -56,6 +56,9 @@ NOT_ANSWERABLE = [
     "¿Es legal vender vapeadores?",
     "How do I register a cryptocurrency?",
     "Do I need a license to fly a drone?",  # the glossary knows "license" only: no rescue
+    # first/latest over a topic no document names: not the nearest tesis by meaning, dated
+    "el primer criterio sobre teletrabajo",
+    "What was the first ruling on adverse possession?",  # nor "prescripción positiva"
 ]
 GENERIC = Path(__file__).resolve().parent.parent / "data" / "eval" / "generic"
 
@@ -502,3 +505,14 @@ def test_a_first_or_latest_answer_quotes_the_criterion_it_found_first(bundled: S
     assert first_quote.endswith("[1]")
     streamed = "".join(p for kind, p in bundled.chat.stream(request)[1] if kind == "delta")
     assert streamed == answer.text
+
+
+def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
+    bundled: Services,
+) -> None:
+    data = search(bundled, query="¿Cuál fue el primer criterio sobre el teletrabajo?")
+    assert data["intent"]["mode"] == "date_sorted" and data["abstained"]
+    assert "«teletrabajo»" in data["abstainReason"]
+    # named in the tesis' words through the lay terms: answered
+    named = search(bundled, query="la primera tesis sobre correr a un trabajador", topK=3)
+    assert not named["abstained"] and named["hits"][0]["rubro"].startswith("DESPIDO")

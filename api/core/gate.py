@@ -140,6 +140,15 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
     return None
 
 
+def unnamed_topic_reason(words: Sequence[str]) -> str:
+    """Why a first/latest question about ``words`` abstains: no document names them."""
+    topic = " ".join(words) or "el tema"
+    return (
+        f"Ningún documento trata de «{topic}»: ninguno lo nombra en su rubro ni al inicio de su "
+        "texto."
+    )
+
+
 # e5 cosines of a question to its corpus sit in a narrow band: an on-point passage is within
 # ~0.03 of the best one, an unrelated one ~0.06 or more below it. The gate reads the cosine
 # gap on this fixed span, so a set of near-identical candidates stays on topic together

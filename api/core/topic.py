@@ -24,7 +24,7 @@ DOCUMENT_NOUNS = frozenset(
         "repository repositories repo repos project projects proyecto proyectos "
         "which what was were is are there ever document documents record records "
         "created made ruling rulings decision decisions holding holdings judgment judgments "
-        "criterion criteria position precedent case cases court courts supreme mexican "
+        "criterion criteria precedent case cases court courts supreme mexican "
         "thesis theses rule rules ruled corpus colección semanario "
         # words naming which date (api.core.date_fields), not what the record is about
         "commit commits push pushed update updated actualizado actualizados actualizó"
@@ -51,12 +51,15 @@ FILLER = frozenset(
 # "Time" that measures a wait ("cuánto tiempo lleva", "más tiempo sin"), unlike the subject
 # "tiempo extraordinario" (overtime).
 _HOW_LONG = re.compile(r"\b(?:cuanto|mas|menos|mucho|poco)\s+tiempo\b")  # on folded text
+# Document nouns whose stem is also a Spanish word's ("position", "positiva": "positi"): taken
+# out as whole words, not by stem.
+_WHOLE_DOCUMENT_NOUNS = re.compile(r"\bpositions?\b")  # on folded text
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
 # Jakub" (a possessor closes the phrase, unlike "el repositorio de Rust más reciente"), "the
 # latest repo Jakub has made".
 _OWNER_PATTERNS = (
-    re.compile(r"\b(\w+)'s\b"),
+    re.compile(rf"\b{_NAME}'s\b"),  # a name's: "Jakub's", not "the defendant's right"
     re.compile(rf"\b(?:de|by|from|of)\s+{_NAME}\s*(?:[,.?!;:]|$)"),
     re.compile(
         rf"\b{_NAME}\s+(?:has|had|did|made|created|built|started|wrote|creó|hizo|empezó|"
@@ -81,7 +84,7 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
         for t in lemmas(m.group(1))
     }
     skip = DOCUMENT_NOUNS | FILLER | names
-    asked = _HOW_LONG.sub(" ", fold(with_names(question)))
+    asked = _WHOLE_DOCUMENT_NOUNS.sub(" ", _HOW_LONG.sub(" ", fold(with_names(question))))
     for trigger in triggers:
         words = r"\s+".join(map(re.escape, fold(trigger).split()))
         asked, found = re.subn(rf"\b{words}\b", " ", asked)
@@ -125,3 +128,13 @@ def names_topic(text: str, terms: Sequence[str]) -> bool:
             if len(last_seen) == len(wanted) and i - min(last_seen.values()) < width:
                 return True
     return False
+
+
+def topic_words(question: str, topic: Sequence[str]) -> list[str]:
+    """The words of ``question`` that make its ``topic``, in order, each once ("teletrabajo")."""
+    wanted = set(topic)
+    found = (w for w in _WORDS.findall(question) if set(lemmas(w)) & wanted)
+    return list(dict.fromkeys(found))
+
+
+_WORDS = re.compile(r"[\w-]+")

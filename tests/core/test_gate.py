@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from api.core.gate import GateConfig, QuerySignals, abstain_floor, abstain_reason, gate_values
+from api.core.gate import (
+    GateConfig,
+    QuerySignals,
+    abstain_floor,
+    abstain_reason,
+    gate_values,
+    unnamed_topic_reason,
+)
 from api.core.glossary import (
     coverage,
     reads_as_english,
@@ -14,7 +21,7 @@ from api.core.glossary import (
 )
 from api.core.language import detect_language
 from api.core.thesaurus import Thesaurus
-from api.core.topic import name_candidates, names_topic, topic_terms
+from api.core.topic import name_candidates, names_topic, topic_terms, topic_words
 from api.services.search import SearchConfig
 from api.services.search.plan import make_plan
 from api.services.search.request import SearchRequest
@@ -217,6 +224,8 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ["suspen", "arrest", "warran"],
         ),
         ("la tesis más vieja sobre órdenes de aprehensión", ("más vieja",), ["orden", "aprehe"]),
+        # "position" is a document noun taken out whole: "positiva" shares its stem
+        ("the original position on prescripción positiva", ("original",), ["prescr", "positi"]),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(
@@ -248,3 +257,9 @@ def test_a_document_names_a_topic_only_with_its_terms_close_together(
 
 def test_name_candidates_are_capitalized_words_inside_a_sentence() -> None:
     assert name_candidates("What was the first Rust repository? Jakub knows.") == {"rust"}
+
+
+def test_topic_words_are_the_question_s_own() -> None:
+    question = "¿Cuál fue el primer criterio sobre las órdenes de aprehensión?"
+    assert topic_words(question, ["orden", "aprehe"]) == ["órdenes", "aprehensión"]
+    assert "«teletrabajo»" in unnamed_topic_reason(["teletrabajo"])

@@ -19,6 +19,7 @@ from api.services.search.request import SearchRequest
         ("Renté una casa sin plazo fijo", "arrendamiento arrendado tiempo indeterminado"),
         ("¿Me pueden meter a la cárcel?", "prision"),
         ("La pensión alimenticia de mis hijos", "alimentos"),
+        ("¿Pueden correr a un trabajador embarazada?", "despido"),
     ],
 )
 def test_everyday_words_get_the_words_of_the_tesis(question: str, terms: str) -> None:
@@ -29,6 +30,7 @@ def test_everyday_words_get_the_words_of_the_tesis(question: str, terms: str) ->
     "question",
     [
         "¿Desde cuándo empieza a correr el plazo?",  # "correr" is not a dismissal here
+        "El plazo empieza a correr a partir de la notificación",
         "El impuesto sobre la renta de las personas morales",  # la renta is not a lease
         "Jefatura de gobierno",  # whole words only
         "",

@@ -4,6 +4,7 @@ documents naming its topic or the store's date index."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Literal
 
 from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
@@ -36,6 +37,18 @@ OPENING_WORDS = 40
 _VECTOR_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="vigencia-vector")
 
 
+@dataclass(frozen=True, slots=True)
+class Retrieved:
+    """A search's candidates. ``narrowed``: a date-sorted pool of the documents naming the
+    topic, or the date index (no abstention floor then); ``unnamed``: a short topic that no
+    document names, in the question's words or in any reading of them ("el primer criterio
+    sobre teletrabajo"): the corpus has nothing on it."""
+
+    pool: list[Candidate]
+    narrowed: bool = False
+    unnamed: bool = False
+
+
 def candidate_pool(top_k: int, oversample: int, dated: bool = False) -> int:
     """How many candidates a search asks each retriever for."""
     return max(top_k * oversample, MIN_DATED_POOL if dated else MIN_POOL)
@@ -64,9 +77,8 @@ class Retrieval:
 
     def retrieve(
         self, plan: Plan, vector: Vectors, topic: tuple[str, ...], date_field: str | None = None
-    ) -> tuple[list[Candidate], bool]:
-        """Candidates above the similarity threshold, drawn as the route requires, and whether
-        a date-sorted pool was narrowed to the documents naming its topic."""
+    ) -> Retrieved:
+        """Candidates above the similarity threshold, drawn as the route requires."""
         request = plan.request
         narrowed = False
         if plan.route == "date_sorted" and not topic:
@@ -88,14 +100,16 @@ class Retrieval:
                 )
                 if pool:
                     break
-            narrowed = bool(pool)
+            if not pool:  # not the nearest documents by meaning, dated: nothing is about it
+                return Retrieved([], narrowed=False, unnamed=True)
+            narrowed = True
         else:
             pool = []
         if not pool:
             dated = plan.route == "date_sorted"
             limit = candidate_pool(request.top_k, self.config.oversample, dated)
             pool = self.candidates(plan.lexical_query, vector, request.filters, limit, plan.mode)
-        return [c for c in pool if c.similarity >= plan.threshold], narrowed
+        return Retrieved([c for c in pool if c.similarity >= plan.threshold], narrowed)
 
     def narrowing_topic(self, plan: Plan, vector: Vectors) -> tuple[str, ...]:
         """The plan's topic without capitalized names that fewer than ``MIN_NAME_DOCUMENTS``

@@ -9,12 +9,14 @@ from __future__ import annotations
 import time
 
 from api.core.fusion import merge_candidates
+from api.core.gate import unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
 from api.core.language import Language
 from api.core.models import Candidate, Hit
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
+from api.core.topic import topic_words
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.services.search.abstention import Abstention, gate_for
@@ -83,8 +85,13 @@ class SearchService:
         request = plan.request
         topic = self.retrieval.narrowing_topic(plan, vector)
         date_field = self.retrieval.date_field_for(request.query, plan)
-        pool, narrowed = self.retrieval.retrieve(plan, vector, topic, date_field)
-        reason = None if narrowed else self.abstention.reason(plan, pool)
+        found = self.retrieval.retrieve(plan, vector, topic, date_field)
+        pool, narrowed = found.pool, found.narrowed
+        reason: str | None = None
+        if found.unnamed:
+            reason = unnamed_topic_reason(topic_words(request.query, topic))
+        elif not narrowed:
+            reason = self.abstention.reason(plan, pool)
         if reason is not None:
             pool = []
         statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
