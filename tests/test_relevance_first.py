@@ -513,6 +513,9 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     data = search(bundled, query="¿Cuál fue el primer criterio sobre el teletrabajo?")
     assert data["intent"]["mode"] == "date_sorted" and data["abstained"]
     assert "«teletrabajo»" in data["abstainReason"]
+    # named only in the plural ("COSTAS"): BM25 is asked for the plural's stem too
+    costas = search(bundled, query="¿Cuál fue el primer criterio sobre costas?", topK=3)
+    assert not costas["abstained"] and "COSTAS" in costas["hits"][0]["rubro"]
     # named in the tesis' words through the lay terms: answered
     named = search(bundled, query="la primera tesis sobre correr a un trabajador", topK=3)
     assert not named["abstained"] and named["hits"][0]["rubro"].startswith("DESPIDO")

@@ -122,6 +122,13 @@ def singular(word: str) -> str:
     return word
 
 
+def indexed_forms(lemma: str) -> list[str]:
+    """The stems ``analyze`` may have indexed for a word of this ``lemmas`` term: itself and
+    its plurals' (costa: costas; orden: ordene; juez: jueces), for BM25 to find them all."""
+    plurals = [lemma + "s", lemma + "es"] + ([lemma[:-1] + "ces"] if lemma.endswith("z") else [])
+    return list(dict.fromkeys([lemma, *(p[:STEM_LENGTH] for p in plurals)]))
+
+
 _PLURAL_ES = frozenset("rlndjcy")  # consonants before a plural "-es": actor-es, ley-es, juec-es
 # Singular words ending like such a plural once their accent is folded ("interés")
 _SINGULAR_ES = frozenset("interes ingles frances japones holandes".split())  # noqa: SIM905

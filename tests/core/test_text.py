@@ -6,6 +6,7 @@ from api.core.text import (
     QUESTION_STOPWORDS,
     STOPWORDS,
     analyze,
+    indexed_forms,
     lemmas,
     without_question_words,
 )
@@ -69,3 +70,9 @@ def test_lemmas_read_a_plural_like_its_singular(plural: str, singular: str) -> N
 
 def test_bm25_keeps_the_plain_stems() -> None:
     assert analyze("órdenes") == ["ordene"] and lemmas("órdenes") == ["orden"]
+
+
+@pytest.mark.parametrize("word", ["costas", "órdenes", "jueces", "actos", "leyes", "pruebas"])
+def test_a_lemma_s_indexed_forms_include_what_analyze_indexed(word: str) -> None:
+    (lemma,) = lemmas(word)
+    assert analyze(word)[0] in indexed_forms(lemma) and lemma in indexed_forms(lemma)

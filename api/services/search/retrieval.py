@@ -11,6 +11,7 @@ from api.core.date_fields import DateField, detect_date_field, question_role, so
 from api.core.fusion import RetrievalMode, merge_candidates
 from api.core.models import Candidate, Filters, Hit
 from api.core.temporal import sort_by_date
+from api.core.text import indexed_forms
 from api.core.topic import name_candidates, names_topic
 from api.embeddings.base import Vectors
 from api.services.search.config import SearchConfig
@@ -134,7 +135,8 @@ class Retrieval:
     ) -> list[Candidate]:
         """Every chunk of the filtered set that names the topic, its terms close together
         (BM25 finds them)."""
-        found = self.store.lexical_search(" ".join(topic), vector, filters, TOPIC_POOL)
+        forms = " ".join(form for term in topic for form in indexed_forms(term))
+        found = self.store.lexical_search(forms, vector, filters, TOPIC_POOL)
         return [c for c in found if names_topic(opening(c), topic)]
 
     def dated_extremes(
