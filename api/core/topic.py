@@ -21,7 +21,7 @@ DOCUMENT_NOUNS = frozenset(
         "criterio criterios tesis jurisprudencia jurisprudencias precedente precedentes "
         "resolución sentencia documento documentos registro registros cuál cuáles fue fueron "
         "emitido emitida publicado publicada dictado dictada sobre tema corte "
-        "repository repositories repo repos project projects proyecto proyectos "
+        "repo repos project projects proyecto proyectos "
         "which what was were is are there ever document documents record records "
         "created made ruling rulings decision decisions holding holdings judgment judgments "
         "criterion criteria precedent case cases court courts supreme mexican "
@@ -38,22 +38,24 @@ FILLER = frozenset(
         "has have had got get hold holds make create publish published start started began "
         "begin when where who whom whose how much many long without push pushed commit "
         "dime muéstrame muestra muestrame enséñame ensename dame di quiero saber ver favor "
-        "porfa por muy realmente exactamente nunca jamás respecto acerca cosa cosas uno una "
-        "creó creo hizo hecho publicó publico subió subio empezó empezo comenzó comenzo "
+        "porfa por muy realmente exactamente nunca jamás respecto acerca uno una "
+        "creó creo hizo publicó publico subió subio empezó empezo comenzó comenzo "
         "cuándo cuando dónde quién qué cómo cuánto lleva tenía tiene hay fue es era "
         "algún alguna algunos algunas any some all todo toda todos todas hubo sostiene sostuvo "
         "sostenido sostenida hablar habla hablan hablado talk talking said say says "
         "dice dicen decir dijo dijeron debe deben debía antes después "
-        "github gitlab bitbucket sourceforge codeberg platform plataforma account cuenta "
-        "profile perfil user usuario owner dueño autor author"
+        "github gitlab bitbucket sourceforge codeberg platform plataforma account "
+        "profile perfil user usuario owner dueño"
     )
 ) | frozenset(lemmas(" ".join(ENGLISH_FUNCTION_WORDS)))  # "the first ruling against an ..."
 # "Time" that measures a wait ("cuánto tiempo lleva", "más tiempo sin"), unlike the subject
 # "tiempo extraordinario" (overtime).
 _HOW_LONG = re.compile(r"\b(?:cuanto|mas|menos|mucho|poco)\s+tiempo\b")  # on folded text
-# Document nouns whose stem is also a Spanish word's ("position", "positiva": "positi"): taken
-# out as whole words, not by stem.
-_WHOLE_DOCUMENT_NOUNS = re.compile(r"\bpositions?\b")  # on folded text
+# Document nouns and filler whose stem is also a legal word's ("position" and "positiva":
+# "positi"; "repositorio" and "reposición"; "author" and "authority"): taken out as whole words.
+_WHOLE_DOCUMENT_NOUNS = re.compile(
+    r"\b(?:positions?|repositor(?:y|ies|io|ios)|authors?|autor(?:es)?)\b"  # on folded text
+)
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
 # Jakub" (a possessor closes the phrase, unlike "el repositorio de Rust más reciente"), "the

@@ -226,6 +226,12 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("la tesis más vieja sobre órdenes de aprehensión", ("más vieja",), ["orden", "aprehe"]),
         # "position" is a document noun taken out whole: "positiva" shares its stem
         ("the original position on prescripción positiva", ("original",), ["prescr", "positi"]),
+        # and so are "repositorio" (not "reposición"), "author" (not "authority"); "cosa" and
+        # "hechos" are words of the law (cosa juzgada, hechos supervenientes)
+        ("el repositorio más reciente sobre la reposición", ("más reciente",), ["reposi"]),
+        ("the first ruling by its author on the authority", ("first",), ["author"]),
+        ("la primera tesis sobre cosa juzgada", ("primera",), ["cosa", "juzgad"]),
+        ("el primer criterio sobre hechos supervenientes", ("primer",), ["hecho", "superv"]),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(
