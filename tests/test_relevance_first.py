@@ -519,3 +519,13 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     # named in the tesis' words through the lay terms: answered
     named = search(bundled, query="la primera tesis sobre correr a un trabajador", topK=3)
     assert not named["abstained"] and named["hits"][0]["rubro"].startswith("DESPIDO")
+
+
+def test_a_pasted_rubro_finds_its_tesis_lowercased_unaccented_and_cut(bundled: Services) -> None:
+    # its cosine (0.863) sits under the floor (0.866); 9 of its 10 terms are that rubro's
+    pasted = (
+        "caducidad. la interrumpe la promocion conducente, sin importar que no recaiga a esta "
+        "ningun auto o la redaccion que se e"
+    )
+    data = search(bundled, query=pasted, topK=3)
+    assert not data["abstained"] and data["hits"][0]["registro"] == 249726
