@@ -10,7 +10,7 @@ glossary, not a translator: phrases are matched longest first, unknown words are
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from api.core.language import ENGLISH_WORDS
 from api.core.text import analyze, fold, lemmas
@@ -530,8 +530,19 @@ def coverage(text: str, only: Collection[str] | None = None) -> float:
     if not content:
         return 0.0
     spans = _GLOSSARY.spans(folded)
-    inside = sum(1 for w in content if any(a <= w.start() and w.end() <= b for a, b in spans))
-    return inside / len(content)
+    return sum(1 for w in content if _inside(w, spans)) / len(content)
+
+
+def glossary_words(text: str) -> set[str]:
+    """The ``lemmas`` of ``text``'s words that glossary phrases cover ("Saturdays": "saturd")."""
+    folded = fold(text)
+    spans = _GLOSSARY.spans(folded)
+    words = (m for m in _WORD_SPANS.finditer(folded) if _inside(m, spans))
+    return {term for m in words for term in lemmas(m.group(0))}
+
+
+def _inside(word: re.Match[str], spans: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= word.start() and word.end() <= b for a, b in spans)
 
 
 _WORD_SPANS = re.compile(r"\w+")

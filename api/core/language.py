@@ -15,7 +15,7 @@ Language = Literal["es", "en", "mixed", "unknown"]
 
 ENGLISH_FUNCTION_WORDS = frozenset(
     """
-    the an of and or in on at to for from by with without about into over under after before
+    the an of and or as in on at to for from by with without about into over under after before
     is are was were be been being do does did has have had can could should would will shall
     may might must not yes what which who whom whose when where why how that this these
     those it its there their they them he she his her we our you your i my if then than

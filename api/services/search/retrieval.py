@@ -9,6 +9,7 @@ from typing import Literal
 
 from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
 from api.core.fusion import RetrievalMode, merge_candidates
+from api.core.glossary import glossary_words
 from api.core.models import Candidate, Filters, Hit
 from api.core.temporal import sort_by_date
 from api.core.text import indexed_forms
@@ -101,9 +102,12 @@ class Retrieval:
                 )
                 if pool:
                     break
-            if not pool:  # not the nearest documents by meaning, dated: nothing is about it
+            # a topic in the corpus's language that nothing names is not in the corpus: no
+            # nearest tesis by meaning, dated. An English one may be worded past the glossary
+            # ("overtime claims", "trademarks in a foreign language"): its description is used.
+            if not pool and not english:
                 return Retrieved([], narrowed=False, unnamed=True)
-            narrowed = True
+            narrowed = bool(pool)
         else:
             pool = []
         if not pool:
@@ -117,6 +121,8 @@ class Retrieval:
         documents contain ("Jakub", unlike "Rust"): a name in a document or two (the owner's
         CV, a blog on their domain) does not make a subject."""
         names = name_candidates(plan.request.query) & set(plan.topic)
+        if plan.language in ("en", "mixed"):  # "Saturdays": capitalized, rare, yet a subject
+            names -= glossary_words(plan.request.query)
         dropped = {
             name
             for name in names
