@@ -301,6 +301,10 @@ def test_a_temporal_answer_does_not_change_with_the_wording(
             "What was the first ruling on the burden of proof in dismissals?",
             "¿Cuál fue el primer criterio sobre la carga de la prueba en el despido?",
         ),
+        (  # the rubro is "SABADOS INHABILES": the topic less its loosest term ("días")
+            "¿Cuál fue la primera tesis sobre los sábados como días inhábiles?",
+            "¿Cuál fue la primera tesis sobre sábados inhábiles?",
+        ),
         (  # no tesis says "tiempo extraordinario" in its title: the lay terms' "horas extras"
             "la tesis más antigua sobre tiempo extraordinario",
             "¿Cuál es la tesis más antigua sobre horas extras?",
@@ -513,7 +517,11 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     assert data["intent"]["mode"] == "date_sorted" and data["abstained"]
     assert "«teletrabajo»" in data["abstainReason"]
     # named only in the plural ("COSTAS"): BM25 is asked for the plural's stem too
-    costas = search(bundled, query="¿Cuál fue el primer criterio sobre costas?", topK=3)
+    question = "¿Cuál fue el primer criterio sobre costas?"
+    vector = bundled.search.embed_query(question)
+    named_by = bundled.search.retrieval.topic_pool(vector, Filters(), ("costa",))
+    assert any("COSTAS" in c.passage.rubro for c in named_by)  # none without the plural
+    costas = search(bundled, query=question, topK=3)
     assert not costas["abstained"] and "COSTAS" in costas["hits"][0]["rubro"]
     # an English topic worded past the glossary is looked for by its description instead
     english = search(bundled, query="first ruling on trademarks in a foreign language", topK=3)

@@ -95,7 +95,20 @@ LAY_TERMS: dict[str, str] = {
     "parcela": "derechos agrarios",
     "ejido": "ejidal",
 }
-_LAY = Thesaurus(LAY_TERMS)
+
+
+def with_plurals(table: dict[str, str]) -> dict[str, str]:
+    """``table`` plus the Spanish plural of each one-word entry that lacks its own
+    ("desalojo" -> "desalojos", "papel" -> "papeles"), with the singular's words."""
+    plurals = {
+        word + ("s" if word[-1] in "aeiou" else "es"): terms
+        for word, terms in table.items()
+        if " " not in word and not word.endswith("s")
+    }
+    return {**plurals, **table}
+
+
+_LAY = Thesaurus(with_plurals(LAY_TERMS))
 
 
 def legal_terms(question: str) -> str:

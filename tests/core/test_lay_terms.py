@@ -20,6 +20,7 @@ from api.services.search.request import SearchRequest
         ("¿Me pueden meter a la cárcel?", "prision"),
         ("La pensión alimenticia de mis hijos", "alimentos"),
         ("¿Pueden correr a un trabajador embarazada?", "despido"),
+        ("la tesis más vieja sobre desalojos", "desocupacion lanzamiento"),  # plurals too
     ],
 )
 def test_everyday_words_get_the_words_of_the_tesis(question: str, terms: str) -> None:

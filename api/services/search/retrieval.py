@@ -95,7 +95,11 @@ class Retrieval:
             readings = [t for t in plan.translated_topics if len(t) <= MAX_TOPIC_TERMS]
             own = [topic]
             english = plan.language in ("en", "mixed")
-            for topics in [readings, own] if english else [own, readings]:
+            groups = [readings, own] if english else [own, readings]
+            # then a longer topic less its loosest term: "los sábados como días inhábiles" is
+            # the rubro "SABADOS INHABILES"
+            groups += [[self.narrower(vector, request.filters, t) for t in g] for g in groups]
+            for topics in groups:
                 # the documents naming any reading ("dismissal": sobreseimiento or despido)
                 pool = merge_candidates(
                     *(self.topic_pool(vector, request.filters, t) for t in topics)
@@ -144,6 +148,21 @@ class Retrieval:
         forms = " ".join(form for term in topic for form in indexed_forms(term))
         found = self.store.lexical_search(forms, vector, filters, TOPIC_POOL)
         return [c for c in found if names_topic(opening(c), topic)]
+
+    def narrower(
+        self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """``topic`` (3 terms or more) without the terms no document names, else without the
+        one most documents name (the least telling: "dia" of "sábados días inhábiles");
+        ``()`` when that leaves fewer than 2 terms, or for a shorter topic."""
+        if len(topic) < 3:
+            return ()
+        named = {term: len(self.topic_pool(vector, filters, (term,))) for term in topic}
+        kept = tuple(t for t in topic if named[t]) if 0 in named.values() else ()
+        if not kept:
+            loosest = max(topic, key=lambda t: named[t])
+            kept = tuple(t for t in topic if t != loosest)
+        return kept if 2 <= len(kept) < len(topic) else ()
 
     def dated_extremes(
         self,
