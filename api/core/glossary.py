@@ -109,7 +109,8 @@ GLOSSARY: dict[str, str] = {
     "time limit": "plazo | término",
     "term": "término",
     "days": "días",
-    "business days": "días hábiles",
+    "business days": "días hábiles | días inhábiles",  # whether a day counts: either word
+    "non-business days": "días inhábiles",
     "saturday": "sábado",
     "saturdays": "sábados",
     "bond": "fianza | garantía",

@@ -106,10 +106,11 @@ class Retrieval:
                 )
                 if pool:
                     break
-            # a topic in the corpus's language that nothing names is not in the corpus: no
-            # nearest tesis by meaning, dated. An English one may be worded past the glossary
-            # ("overtime claims", "trademarks in a foreign language"): its description is used.
-            if not pool and not english:
+            # a topic in the corpus's language, or an English one the glossary knows whole,
+            # that nothing names is not in the corpus: no nearest tesis by meaning, dated. One
+            # worded past the glossary ("trademarks in a foreign language") is read as a
+            # description instead.
+            if not pool and (readings or not english):
                 return Retrieved([], narrowed=False, unnamed=True)
             narrowed = bool(pool)
         else:
