@@ -507,6 +507,8 @@ def test_a_first_or_latest_answer_quotes_the_criterion_it_found_first(bundled: S
     assert "[1] es la más reciente de las tesis recuperadas" in answer.text
     first_quote = answer.text.split("\n\n")[1].splitlines()[0]
     assert first_quote.endswith("[1]")
+    # its holding, from its whole text, not the facts of the passage that was found
+    assert first_quote.startswith("- «Criterio jurídico:")
     streamed = "".join(p for kind, p in bundled.chat.stream(request)[1] if kind == "delta")
     assert streamed == answer.text
 

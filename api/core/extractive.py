@@ -32,6 +32,7 @@ from api.core.text import analyze, fold
 from api.core.validity import describe
 
 HEADER = "Respuesta extractiva (sin modelo de lenguaje)"
+_HOLDING = "criterio juridico"  # folded: how Undécima and Duodécima Época tesis state it
 DateOrder = Literal["earliest", "latest"]
 # What reference [1] of a date-ordered answer is, for tesis and for a generic corpus's records.
 _FIRST_OF: dict[DateOrder, dict[bool, str]] = {
@@ -228,9 +229,12 @@ def extractive_answer(
     chosen = [s for score, s in scored if score > 0 and score >= floor]
     if date_order is not None:
         first = refs[0]
-        lead = next((s for _, s in scored if s.ref.number == first.number), None)
-        if lead is None:  # its sentences share no question word: its best one all the same
-            lead = next((s for _, s in rank_sentences(question, [first], scorer)), None)
+        own = [s for _, s in scored if s.ref.number == first.number]
+        if not own:  # its sentences share no question word: its best one all the same
+            own = [s for _, s in rank_sentences(question, [first], scorer)]
+        # a recent tesis states its holding after "Criterio jurídico:", its case after "Hechos:"
+        lead = next((s for s in own if fold(s.text).startswith(_HOLDING)), None)
+        lead = lead or (own[0] if own else None)
         others = [s for s in chosen if s is not lead][: max_sentences - 1]
         line = f"- «{_shorten(lead.text)}»" if lead else f"- {neutralize(first.rubro)}"
         lines = [f"{line} {_source(first)}"] + [

@@ -81,9 +81,13 @@ class ChatService:
         records = self.search.store.get_tesis([r.registro for r in refs]) if refs else {}
         refs = [with_record(r, records.get(r.registro)) for r in refs]
         full_text = wants_full_text(request.question)
+        store = self.search.store
         if full_text:
-            store = self.search.store
             refs = [with_all_chunks(r, store.get_chunks(r.registro)) for r in refs]
+        elif refs and result.intent.date_order is not None:
+            # the answer is [1], the first or latest criterion: all of it, so its holding
+            # ("Criterio jurídico: ...") can be quoted, not only the passage that was found
+            refs[0] = with_all_chunks(refs[0], store.get_chunks(refs[0].registro))
         return Prepared(result, refs, full_text, request)
 
     def compare(

@@ -237,3 +237,13 @@ def test_a_date_ordered_answer_names_reference_1_by_its_rubro_without_a_whole_se
         "- AMPARO. RUBRO. (Décima Época, 2015, jurisprudencia) [1]"  # no sentence to quote
     )
     assert check_citations(text, 2).cited == (1, 2)
+
+
+def test_a_date_ordered_answer_leads_with_the_holding_of_a_recent_tesis() -> None:
+    text = (
+        "Hechos: Una persona promovió amparo contra la suspensión provisional negada. "
+        "Criterio jurídico: La suspensión provisional exige certeza del acto reclamado."
+    )
+    refs = refs_for(make_hit(1, 0, text, anio=2026), make_hit(2, 0, "Otra suspensión."))
+    answer = extractive_answer("suspensión provisional", refs, date_order="latest")
+    assert answer.split("\n\n")[1].startswith("- «Criterio jurídico: La suspensión")
