@@ -533,6 +533,9 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
         bundled, query="What was the earliest decision on Saturdays as business days?"
     )
     assert not saturdays["abstained"] and "SABADOS" in saturdays["hits"][0]["rubro"]
+    # a capitalized word in two tesis is a subject, not an owner's name, when a rubro says it
+    court = search(bundled, query="la jurisprudencia más reciente sobre la Corte Interamericana")
+    assert court["hits"][0]["registro"] == 2006225  # not the newest tesis overall
     # named in the tesis' words through the lay terms: answered
     named = search(bundled, query="la primera tesis sobre correr a un trabajador", topK=3)
     assert not named["abstained"] and named["hits"][0]["rubro"].startswith("DESPIDO")

@@ -12,7 +12,7 @@ from api.core.fusion import RetrievalMode, merge_candidates
 from api.core.glossary import glossary_words
 from api.core.models import Candidate, Filters, Hit
 from api.core.temporal import sort_by_date
-from api.core.text import indexed_forms
+from api.core.text import indexed_forms, lemmas
 from api.core.topic import name_candidates, names_topic
 from api.embeddings.base import Vectors
 from api.services.search.config import SearchConfig
@@ -128,18 +128,17 @@ class Retrieval:
         names = name_candidates(plan.request.query) & set(plan.topic)
         if plan.language in ("en", "mixed"):  # "Saturdays": capitalized, rare, yet a subject
             names -= glossary_words(plan.request.query)
-        dropped = {
-            name
-            for name in names
-            if len(
-                {
-                    c.passage.registro
-                    for c in self.store.lexical_search(name, vector, plan.request.filters, 10)
-                }
-            )
-            < MIN_NAME_DOCUMENTS
-        }
+        dropped = {name for name in names if self._a_name(name, vector, plan.request.filters)}
         return tuple(t for t in plan.topic if t not in dropped)
+
+    def _a_name(self, term: str, vector: Vectors, filters: Filters) -> bool:
+        """Whether fewer than ``MIN_NAME_DOCUMENTS`` documents contain ``term`` and no title
+        (rubro) does: "Jakub" is in two descriptions; "Interamericana", in two tesis, is in
+        their rubros ("CORTE INTERAMERICANA DE DERECHOS HUMANOS"), so a subject."""
+        found = self.store.lexical_search(term, vector, filters, 10)
+        if any(term in lemmas(c.passage.rubro) for c in found):
+            return False
+        return len({c.passage.registro for c in found}) < MIN_NAME_DOCUMENTS
 
     def topic_pool(
         self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
