@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -167,11 +168,26 @@ def test_temporal_questions_are_date_sorted_in_both_languages(
     assert [h["rank"] for h in data["hits"]] == list(range(1, len(years) + 1))
 
 
-def test_current_law_questions_raise_the_recency_weight(bundled: Services) -> None:
-    plain = bundled.search.search(SearchRequest(query="requisitos de la suspensión"))
-    current = bundled.search.search(SearchRequest(query="requisitos actuales de la suspensión"))
+def test_a_configured_current_weight_raises_the_recency_weight_of_current_law_questions(
+    bundled: Services,
+) -> None:
+    config = replace(bundled.search.config, current_weight=0.5)
+    service = SearchService(bundled.store, bundled.embedder, config)
+    plain = service.search(SearchRequest(query="requisitos de la suspensión"))
+    current = service.search(SearchRequest(query="requisitos actuales de la suspensión"))
     assert current.intent.temporal.kind == "current"
-    assert current.recency_weight > plain.recency_weight
+    assert (plain.recency_weight, current.recency_weight) == (0.1, 0.5)
+
+
+def test_by_default_a_current_law_question_keeps_the_on_point_criterion_first(
+    bundled: Services,
+) -> None:
+    # at a current weight of 0.3 or more, a 2025 tesis on civil associations' standing
+    # (relevance 0.82 of the best) outranked the 1979 one the question is about
+    question = "¿Está vigente el criterio de que la CFE no es autoridad?"
+    result = bundled.search.search(SearchRequest(query=question, top_k=3))
+    assert result.intent.temporal.kind == "current"
+    assert result.hits[0].registro == 251883
 
 
 def test_earliest_is_found_outside_the_vector_top_50() -> None:
