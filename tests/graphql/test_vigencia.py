@@ -176,7 +176,7 @@ def test_a_configured_current_weight_raises_the_recency_weight_of_current_law_qu
     plain = service.search(SearchRequest(query="requisitos de la suspensión"))
     current = service.search(SearchRequest(query="requisitos actuales de la suspensión"))
     assert current.intent.temporal.kind == "current"
-    assert (plain.recency_weight, current.recency_weight) == (0.1, 0.5)
+    assert (plain.recency_weight, current.recency_weight) == (config.recency_weight, 0.5)
 
 
 def test_by_default_a_current_law_question_keeps_the_on_point_criterion_first(
