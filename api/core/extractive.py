@@ -138,6 +138,10 @@ def _source(ref: Reference) -> str:
     return f"({ref.epoca}, {ref.anio}, {tipo}) {ref.marker}"
 
 
+def _quote(sentence: _Sentence) -> str:
+    return f"- «{_shorten(sentence.text)}» {_source(sentence.ref)}"
+
+
 def _warnings(refs: Sequence[Reference]) -> list[str]:
     notes = [
         f"Advertencia: la referencia {ref.marker} está {describe(ref.status)}."
@@ -237,9 +241,7 @@ def extractive_answer(
         lead = lead or (own[0] if own else None)
         others = [s for s in chosen if s is not lead][: max_sentences - 1]
         line = f"- «{_shorten(lead.text)}»" if lead else f"- {neutralize(first.rubro)}"
-        lines = [f"{line} {_source(first)}"] + [
-            f"- «{_shorten(s.text)}» {_source(s.ref)}" for s in others
-        ]
+        lines = [f"{line} {_source(first)}"] + [_quote(s) for s in others]
         which = _FIRST_OF[date_order][first.generic]
         intro = (
             f"{title}: {first.marker} es {which} sobre el tema; después, las frases que mejor "
@@ -247,7 +249,7 @@ def extractive_answer(
         )
         cited = {first.number} | {s.ref.number for s in others}
     elif chosen := chosen[:max_sentences]:
-        lines = [f"- «{_shorten(s.text)}» {_source(s.ref)}" for s in chosen]
+        lines = [_quote(s) for s in chosen]
         intro = f"{title}: frases de las tesis recuperadas que mejor coinciden con la pregunta."
         cited = {s.ref.number for s in chosen}
     else:

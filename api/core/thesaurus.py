@@ -21,27 +21,28 @@ class Thesaurus:
     """A table of phrases (any case and accents) and the corpus's words for each."""
 
     def __init__(self, table: Mapping[str, str]) -> None:
-        self._words = {fold(phrase): words for phrase, words in table.items()}
+        self._readings = {
+            fold(phrase): tuple(reading.strip() for reading in words.split("|"))
+            for phrase, words in table.items()
+        }
+        self._words = {phrase: " ".join(readings) for phrase, readings in self._readings.items()}
         longest_first = sorted(self._words, key=len, reverse=True)
         self._pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, longest_first)) + r")\b")
 
     def terms(self, text: str) -> str:
         """The corpus's words for the phrases found in ``text``, space-separated ("" if none)."""
-        return " ".join(" ".join(self._readings(m.group(0))) for m in self._matches(text))
+        return " ".join(self._words[m.group(0)] for m in self._matches(text))
 
     def readings(self, text: str, most: int = 8) -> list[str]:
         """The phrases found in ``text`` read one way each: every combination of their
         readings (the first ``most``), each space-separated ("burden of proof in dismissals":
         "carga de la prueba sobreseimiento", ..., "carga de la prueba despido")."""
-        found = [self._readings(m.group(0)) for m in self._matches(text)]
+        found = [self._readings[m.group(0)] for m in self._matches(text)]
         combos = itertools.islice(itertools.product(*found), most) if found else []
         return [" ".join(combo) for combo in combos]
 
     def _matches(self, text: str) -> Iterator[re.Match[str]]:
         return self._pattern.finditer(fold(text))
-
-    def _readings(self, phrase: str) -> list[str]:
-        return [reading.strip() for reading in self._words[phrase].split("|")]
 
     def spans(self, folded: str) -> list[tuple[int, int]]:
         """Where known phrases are in ``folded`` (already folded text)."""

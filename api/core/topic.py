@@ -7,6 +7,7 @@ suspensión" has one: ``suspen``. Only a topic narrows the date-sorted pool.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -119,7 +120,7 @@ def names_topic(text: str, terms: Sequence[str]) -> bool:
     if not terms:
         return True
     wanted = set(terms)
-    tokens = lemmas(text)
+    tokens = _terms_of(text)
     if not wanted <= set(tokens):
         return False
     width = len(wanted) + TOPIC_SLACK
@@ -130,6 +131,13 @@ def names_topic(text: str, terms: Sequence[str]) -> bool:
             if len(last_seen) == len(wanted) and i - min(last_seen.values()) < width:
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=8192)
+def _terms_of(text: str) -> tuple[str, ...]:
+    """``lemmas`` of a document's opening, kept: a date order reads the same openings for
+    each reading of its topic, and the next question about the subject reads them again."""
+    return tuple(lemmas(text))
 
 
 def topic_words(question: str, topic: Sequence[str]) -> list[str]:

@@ -3,6 +3,7 @@ documents naming its topic or the store's date index."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
@@ -96,10 +97,7 @@ class Retrieval:
             own = [topic]
             english = plan.language in ("en", "mixed")
             groups = [readings, own] if english else [own, readings]
-            # then a longer topic less its loosest term: "los sábados como días inhábiles" is
-            # the rubro "SABADOS INHABILES"
-            groups += [[self.narrower(vector, request.filters, t) for t in g] for g in groups]
-            for topics in groups:
+            for topics in self._stages(vector, request.filters, groups):
                 # the documents naming any reading ("dismissal": sobreseimiento or despido)
                 pool = merge_candidates(
                     *(self.topic_pool(vector, request.filters, t) for t in topics)
@@ -148,6 +146,16 @@ class Retrieval:
         forms = " ".join(form for term in topic for form in indexed_forms(term))
         found = self.store.lexical_search(forms, vector, filters, TOPIC_POOL)
         return [c for c in found if names_topic(opening(c), topic)]
+
+    def _stages(
+        self, vector: Vectors, filters: Filters, groups: list[list[tuple[str, ...]]]
+    ) -> Iterator[list[tuple[str, ...]]]:
+        """The topics to look for, in turn: each group as it is, then each group's longer
+        topics less their loosest term ("los sábados como días inhábiles" is the rubro
+        "SABADOS INHABILES"), worked out only when nothing named the whole topics."""
+        yield from groups
+        for group in groups:
+            yield [n for t in group if (n := self.narrower(vector, filters, t))]
 
     def narrower(
         self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
