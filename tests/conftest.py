@@ -46,6 +46,22 @@ def run_query(services: Services, query: str, **variables: Any) -> Any:
     return result.data
 
 
+def subscribe_all(services: Services, subscription: str, **variables: Any) -> list[Any]:
+    """Run a GraphQL subscription in-process and collect its events' data; fails on any error."""
+
+    async def collect() -> list[Any]:
+        events = []
+        stream = await schema.subscribe(
+            subscription, variable_values=variables, context_value=context_for(services)
+        )
+        async for result in stream:  # type: ignore[union-attr]
+            assert result.errors is None, result.errors
+            events.append(result.data)
+        return events
+
+    return asyncio.run(collect())
+
+
 @pytest.fixture
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from api.graphql.schema import schema
 from api.services.container import Services
-from tests.conftest import context_for, run_query
+from tests.conftest import run_query, subscribe_all
 from tests.fakes import ScriptedLLM
 from tests.graphql.test_chat import with_llm
 
@@ -32,19 +30,8 @@ PHANTOM_ONLY = "La suspensión provisional procede cuando hay urgencia [9]."
 
 
 def stream(services: Services) -> list[dict[str, Any]]:
-    async def run() -> list[dict[str, Any]]:
-        events = []
-        result = await schema.subscribe(
-            STREAM,
-            variable_values={"input": {"question": QUESTION}},
-            context_value=context_for(services),
-        )
-        async for item in result:  # type: ignore[union-attr]
-            assert item.errors is None, item.errors
-            events.append(item.data["chatStream"])
-        return events
-
-    return asyncio.run(run())
+    events = subscribe_all(services, STREAM, input={"question": QUESTION})
+    return [e["chatStream"] for e in events]
 
 
 def test_chat_and_chat_stream_end_in_the_same_mode(bundled: Services) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
@@ -11,10 +10,9 @@ from typing import Any
 import pytest
 
 from api.errors import LLMTimeout
-from api.graphql.schema import schema
 from api.services.chat import ChatRequest, ChatService
 from api.services.container import Services
-from tests.conftest import context_for, run_query
+from tests.conftest import run_query, subscribe_all
 from tests.fakes import ScriptedLLM
 
 PREGUNTAS = json.loads(
@@ -113,19 +111,8 @@ subscription S($input: ChatInput!) {
 
 
 def collect_stream(services: Services, question: str) -> list[dict[str, Any]]:
-    async def run() -> list[dict[str, Any]]:
-        events = []
-        stream = await schema.subscribe(
-            STREAM,
-            variable_values={"input": {"question": question}},
-            context_value=context_for(services),
-        )
-        async for result in stream:  # type: ignore[union-attr]
-            assert result.errors is None, result.errors
-            events.append(result.data["chatStream"])
-        return events
-
-    return asyncio.run(run())
+    events = subscribe_all(services, STREAM, input={"question": question})
+    return [e["chatStream"] for e in events]
 
 
 def test_chat_stream_sends_references_before_any_text(bundled: Services) -> None:
