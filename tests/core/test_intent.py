@@ -152,6 +152,8 @@ def test_canonical_materia() -> None:
         ("newest project", "latest", ("newest",)),
         ("the most recent ruling on strikes", "latest", ("most recent",)),
         ("la tesis más actualizada sobre huelgas", "latest", ("más actualizada",)),
+        ("¿Cuál es el criterio más actual sobre la usura?", "latest", ("más actual",)),
+        ("the most current ruling on strikes", "latest", ("most current",)),
         ("the most up-to-date ruling on strikes", "latest", ("most up-to-date",)),
         ("Since when have strikes been protected?", "earliest", ("since when",)),
         ("¿Cuándo se empezó a hablar de la prima?", "earliest", ("cuándo se empezó",)),

@@ -184,7 +184,10 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     ),
     _rule("earliest", r"earliest|oldest"),
     # latest
-    _rule("latest", r"mas recientes?|mas nuev(?:o|a|os|as)|mas actualizad(?:o|a|os|as)"),
+    _rule(
+        "latest",
+        r"mas recientes?|mas nuev(?:o|a|os|as)|mas actualizad(?:o|a|os|as)|mas actual(?:es)?",
+    ),
     _rule(
         "latest",
         r"ultim(?:o|a|os|as)",
@@ -195,7 +198,8 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
     _rule(
         "latest",
-        r"latest|newest|most recently|most recent|most up[ -]to[ -]date|last updated|updated last",
+        r"latest|newest|most recently|most recent|most current|most up[ -]to[ -]date|last updated|"
+        r"updated last",
     ),
     _rule(
         "latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at") | _EN_OWN_CASE_PREV
