@@ -519,6 +519,12 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     data = search(bundled, query="¿Cuál fue el primer criterio sobre el teletrabajo?")
     assert data["intent"]["mode"] == "date_sorted" and data["abstained"]
     assert "«teletrabajo»" in data["abstainReason"]
+    # no tesis names pregnancy: the topic is not narrowed to "despido de trabajadoras", which
+    # would answer with dismissals in general
+    pregnant = search(
+        bundled, query="la tesis más reciente sobre despido de trabajadoras embarazadas"
+    )
+    assert pregnant["abstained"] and "embarazadas" in pregnant["abstainReason"]
     # named only in the plural ("COSTAS"): BM25 is asked for the plural's stem too
     question = "¿Cuál fue el primer criterio sobre costas?"
     vector = bundled.search.embed_query(question)

@@ -160,17 +160,17 @@ class Retrieval:
     def narrower(
         self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
     ) -> tuple[str, ...]:
-        """``topic`` (3 terms or more) without the terms no document names, else without the
-        one most documents name (the least telling: "dia" of "sábados días inhábiles");
-        ``()`` when that leaves fewer than 2 terms, or for a shorter topic."""
+        """``topic`` (3 terms or more) without the one most documents name, the least telling
+        ("dia" of "sábados días inhábiles"); ``()`` for a shorter topic, or when a term is
+        named by no document: that term is what the corpus lacks ("despido de trabajadoras
+        embarazadas" is not "despido de trabajadoras")."""
         if len(topic) < 3:
             return ()
         named = {term: len(self.topic_pool(vector, filters, (term,))) for term in topic}
-        kept = tuple(t for t in topic if named[t]) if 0 in named.values() else ()
-        if not kept:
-            loosest = max(topic, key=lambda t: named[t])
-            kept = tuple(t for t in topic if t != loosest)
-        return kept if 2 <= len(kept) < len(topic) else ()
+        if 0 in named.values():
+            return ()
+        loosest = max(topic, key=lambda t: named[t])
+        return tuple(t for t in topic if t != loosest)
 
     def dated_extremes(
         self,
