@@ -159,6 +159,7 @@ def test_canonical_materia() -> None:
         ("¿Cuándo se empezó a hablar de la prima?", "earliest", ("cuándo se empezó",)),
         ("¿Cuándo surgió el criterio sobre la huelga?", "earliest", ("cuándo surgió",)),
         ("What was the last repository created?", "latest", ("last",)),
+        ("When did the courts first say that a coalition may sue?", "earliest", ("first",)),
         ("What is the current rule on strikes?", "current", ("current",)),
         ("Is this criterion still in force?", "current", ("in force",)),
     ],
@@ -216,6 +217,9 @@ def test_temporal_false_positives(question: str) -> None:
         "Can I raise in my second amparo what I left out of the first trial?",
         "My first hearing was held without my lawyer; is it void?",
         "I was fired after being late three times last month. Is that fair?",
+        "Must we first bring a nullity suit before the Tax Court, or go straight to amparo?",
+        "Do I have to first exhaust the appeal?",
+        "I first went to the labor board and then filed for amparo. Was that right?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

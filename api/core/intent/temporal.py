@@ -110,6 +110,12 @@ _EN_FIRST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "instance, chamber, circuit, collegiate, court, courts, district, paragraph, place, glance,"
     "sight, of all, name, degree, amendment, section, article, part"
 )
+# "first" as an adverb of the asker's own steps: "must we first bring a nullity suit?", "do
+# I have to first...", "I first went to the board"; unlike "when did the courts first say".
+_EN_FIRST_STEP_PREV = _words(
+    "i, we, to, must, should, shall, may, might, must we, must i, should we, should i, do we,"
+    "do i, can we, can i, could we, could i, will we, will i"
+)
 _EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "paragraph, sentence, part, resort, name, word, but, time"
 )
@@ -179,7 +185,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         "earliest",
         r"first",
         stop_next=_EN_FIRST_STOP_NEXT,
-        stop_prev=_EN_OWN_CASE_PREV,
+        stop_prev=_EN_OWN_CASE_PREV | _EN_FIRST_STEP_PREV,
         proper_name=True,
     ),
     _rule("earliest", r"earliest|oldest"),
