@@ -16,7 +16,7 @@ from api.core.evaluation import (
     vigencia,
 )
 from api.services.container import Services
-from api.services.evaluation import run_config, sweep
+from api.services.evaluation import load_judgements, run_config, sweep
 from api.settings import Settings
 
 J = Judgement("q", {1: 3, 2: 1, 3: 2}, current=(3,))
@@ -111,3 +111,12 @@ def test_a_swept_weight_is_the_weight_the_search_ranks_with(bundled: Services) -
         (config,) = sweep([weight], [0.4])
         results = run_config(bundled.search, questions, vectors, config, k=5)
         assert [r.recency_weight for r in results] == [weight]
+
+
+def test_the_blind_set_loads_and_uses_no_tesis_of_the_main_set(repo_root: Path) -> None:
+    eval_dir = repo_root / "data" / "eval"
+    main_set = load_judgements(eval_dir / "queries.jsonl")
+    blind = load_judgements(eval_dir / "blind.jsonl")
+    assert len(blind) == 36 and {j.split for j in blind} == {"test"}  # never tuned on
+    used = {r for j in main_set for r in (*j.current, *j.relevant)}
+    assert not {r for j in blind for r in j.current} & used

@@ -555,3 +555,29 @@ def test_a_pasted_rubro_finds_its_tesis_lowercased_unaccented_and_cut(bundled: S
     )
     data = search(bundled, query=pasted, topK=3)
     assert not data["abstained"] and data["hits"][0]["registro"] == 249726
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a longer page once stretched the cosine scale with deeper BM25 hits, and a 2026
+        # tesis on amparo procedure overtook the 1979 one on "robo de uso" in Jalisco
+        "A mi sobrino lo procesan en Jalisco por llevarse un coche ajeno. Él dice que sólo lo "
+        "tomó prestado, pero se fue con el auto a otra ciudad donde consiguió empleo y pensaba "
+        "quedárselo sin fecha para devolverlo. ¿Puede defenderse alegando que únicamente lo "
+        "iba a usar un tiempo y no quería adueñarse de él?",
+        "¿Procede la suspensión contra una orden de aprehensión en el sistema acusatorio?",
+        "What is the current rule on strikes?",
+    ],
+)
+def test_a_longer_page_ranks_its_first_hits_as_a_shorter_one(
+    bundled: Services, question: str
+) -> None:
+    pages = {
+        top_k: [
+            h.registro for h in bundled.search.search(SearchRequest(question, top_k=top_k)).hits
+        ]
+        for top_k in (5, 10, 20, 40)
+    }
+    for top_k, registros in pages.items():
+        assert registros == pages[40][:top_k], top_k

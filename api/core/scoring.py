@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.epoca_factors import DEFAULT_EPOCAS, EpocaFactors
-from api.core.fusion import RetrievalMode, relative_scores
+from api.core.fusion import RetrievalMode, ScaleFloor, relative_scores
 from api.core.gate import gate_values
 from api.core.models import Candidate, Hit, ScoreBreakdown
 from api.core.weight_policy import check_weight
@@ -158,14 +158,16 @@ def score_candidates(
     params: DecayParams | None = None,
     gate: float | None = None,
     epocas: EpocaFactors | None = None,
+    scale_from: ScaleFloor | None = None,
 ) -> list[Hit]:
     """Score and rank a candidate set.
 
     ``default`` multiplies the fused relevance normalized within this set; ``seed`` the raw
     cosine, as seed 000 did. With ``gate`` (see ``api.core.gate``), a hit whose gate value is
-    below ``gate`` is off topic: it ranks after every on-topic hit.
+    below ``gate`` is off topic: it ranks after every on-topic hit. ``scale_from``: where
+    the fused scales start (see ``api.core.fusion``); default, the candidates' own least values.
     """
-    fused = relative_scores(candidates, mode, alpha)
+    fused = relative_scores(candidates, mode, alpha, scale_from)
     gates = gate_values(
         [c.similarity for c in candidates], [c.lexical for c in candidates], mode, alpha
     )

@@ -49,7 +49,7 @@ def test_both_retrievers_run_at_once_and_merge_in_order() -> None:
     retrieval = Retrieval(store, SearchConfig())  # type: ignore[arg-type]
     vector = np.ones(4, np.float32)
     started = time.perf_counter()
-    found = retrieval.candidates("amparo", vector, Filters(), 50, "hybrid")
+    found, reference = retrieval.candidates("amparo", vector, Filters(), 50, "hybrid")
     elapsed = time.perf_counter() - started
     assert elapsed < 1.6 * PAUSE_S  # in turn they would take 2 x PAUSE_S
     assert store.threads["vector"] != store.threads["lexical"]
@@ -58,6 +58,7 @@ def test_both_retrievers_run_at_once_and_merge_in_order() -> None:
         store.lexical_search("amparo", vector, Filters(), 50),
     )
     assert found == expected  # vector list first, as before: chunk 2 keeps both scores
+    assert reference == expected  # each retriever's first 50: all of them here
     assert [(c.passage.registro, c.similarity, c.lexical) for c in found] == [
         (1, 0.9, 0.0),
         (2, 0.8, 5.0),
@@ -78,3 +79,18 @@ def test_a_single_retriever_mode_asks_only_that_retriever(mode: str) -> None:
     retrieval = Retrieval(store, SearchConfig())  # type: ignore[arg-type]
     retrieval.candidates("amparo", np.ones(4, np.float32), Filters(), 50, mode)  # type: ignore[arg-type]
     assert set(store.threads) == {mode}
+
+
+def test_the_reference_set_is_each_retrievers_first_candidates() -> None:
+    store = SlowStore()
+    retrieval = Retrieval(store, SearchConfig())  # type: ignore[arg-type]
+    found, reference = retrieval.candidates(
+        "amparo", np.ones(4, np.float32), Filters(), 50, "hybrid", reference=1
+    )
+    assert len(found) == 3
+    # the vector search's best (1) and BM25's best (2, with its own cosine: the vector side's
+    # second, 0.8, is past the reference)
+    assert [(c.passage.registro, c.similarity, c.lexical) for c in reference] == [
+        (1, 0.9, 0.0),
+        (2, 0.7, 5.0),
+    ]

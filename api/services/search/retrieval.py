@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
-from api.core.fusion import RetrievalMode, merge_candidates
+from api.core.fusion import RetrievalMode, ScaleFloor, merge_candidates, scale_floor
 from api.core.glossary import glossary_words
 from api.core.models import Candidate, Filters, Hit
 from api.core.temporal import sort_by_date
@@ -20,10 +20,10 @@ from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
 from api.store.base import ListQuery, SortOrder, VectorQuery, VectorStore
 
-# Candidates per retriever, so normalization sees a stable set. 50 and 100 ranked the
-# evaluation's dev and test splits identically; 50 reads half the rows (1M chunks: 28 -> 25
-# ms a search). A date order over a described topic keeps 100: its earliest or latest
-# on-point tesis may rank low by relevance.
+# Candidates per retriever, and the reference set the fused scales start from (``ScaleFloor``):
+# a larger page asks for more candidates, on the same scales. 50 reads half the rows of 100
+# (1M chunks: 28 -> 25 ms a search). A date order over a described topic keeps 100: its
+# earliest or latest on-point tesis may rank low by relevance.
 MIN_POOL = 50
 MIN_DATED_POOL = 100
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
@@ -45,11 +45,13 @@ class Retrieved:
     """A search's candidates. ``narrowed``: a date-sorted pool of the documents naming the
     topic, or the date index (no abstention floor then); ``unnamed``: a short topic that no
     document names, in the question's words or in any reading of them ("el primer criterio
-    sobre teletrabajo"): the corpus has nothing on it."""
+    sobre teletrabajo"): the corpus has nothing on it. ``scale_from``: where the fused scales
+    start, from the reference candidates (each retriever's first ``MIN_POOL``)."""
 
     pool: list[Candidate]
     narrowed: bool = False
     unnamed: bool = False
+    scale_from: ScaleFloor | None = None  # None: the pool's own least values
 
 
 def candidate_pool(top_k: int, oversample: int, dated: bool = False) -> int:
@@ -65,18 +67,28 @@ class Retrieval:
         self.config = config
 
     def candidates(
-        self, query: str, vector: Vectors, filters: Filters, limit: int, mode: RetrievalMode
-    ) -> list[Candidate]:
-        """Oversampled candidates: vector top-N and BM25 top-N (at the same time), merged by
-        chunk."""
+        self,
+        query: str,
+        vector: Vectors,
+        filters: Filters,
+        limit: int,
+        mode: RetrievalMode,
+        reference: int = MIN_POOL,
+    ) -> tuple[list[Candidate], list[Candidate]]:
+        """Oversampled candidates: vector top-``limit`` and BM25 top-``limit`` (at the same
+        time), merged by chunk; and the reference set, each retriever's first ``reference``
+        of them merged, whatever the ``limit``."""
         if mode == "lexical":
-            return merge_candidates(self.store.lexical_search(query, vector, filters, limit))
-        vector_query = VectorQuery(vector, filters, limit)
-        if mode == "vector":
-            return merge_candidates(self.store.vector_search(vector_query))
-        nearest = _VECTOR_THREADS.submit(self.store.vector_search, vector_query)
-        lexical = self.store.lexical_search(query, vector, filters, limit)
-        return merge_candidates(nearest.result(), lexical)
+            lists = [self.store.lexical_search(query, vector, filters, limit)]
+        elif mode == "vector":
+            lists = [self.store.vector_search(VectorQuery(vector, filters, limit))]
+        else:
+            nearest = _VECTOR_THREADS.submit(
+                self.store.vector_search, VectorQuery(vector, filters, limit)
+            )
+            lexical = self.store.lexical_search(query, vector, filters, limit)
+            lists = [nearest.result(), lexical]
+        return merge_candidates(*lists), merge_candidates(*(c[:reference] for c in lists))
 
     def retrieve(
         self, plan: Plan, vector: Vectors, topic: tuple[str, ...], date_field: str | None = None
@@ -113,11 +125,17 @@ class Retrieval:
             narrowed = bool(pool)
         else:
             pool = []
+        scale_from = None
         if not pool:
             dated = plan.route == "date_sorted"
             limit = candidate_pool(request.top_k, self.config.oversample, dated)
-            pool = self.candidates(plan.lexical_query, vector, request.filters, limit, plan.mode)
-        return Retrieved([c for c in pool if c.similarity >= plan.threshold], narrowed)
+            reference = MIN_DATED_POOL if dated else MIN_POOL
+            pool, kept = self.candidates(
+                plan.lexical_query, vector, request.filters, limit, plan.mode, reference
+            )
+            scale_from = scale_floor([c for c in kept if c.similarity >= plan.threshold])
+        pool = [c for c in pool if c.similarity >= plan.threshold]
+        return Retrieved(pool, narrowed, scale_from=scale_from)
 
     def narrowing_topic(self, plan: Plan, vector: Vectors) -> tuple[str, ...]:
         """The plan's topic without capitalized names that fewer than ``MIN_NAME_DOCUMENTS``

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from api.core.fusion import merge_candidates
+from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
 from api.core.language import Language
@@ -99,12 +99,12 @@ class SearchService:
 
         started = time.perf_counter()
         gate = gate_for(plan, self.config, topic, narrowed)
-        scored = self.score(plan, pool, gate)
+        scored = self.score(plan, pool, gate, found.scale_from)
         missing = replacements_to_fetch(scored, statuses)
         if missing:  # pull the replacing criteria into the candidates
             pool = merge_candidates(pool, self.retrieval.replacements(vector, missing))
             statuses = {**statuses, **self.store.get_validity(missing)}
-            scored = self.score(plan, pool, gate)
+            scored = self.score(plan, pool, gate, found.scale_from)
         if plan.route == "date_sorted":  # a date order answers only with on-point tesis
             scored = [h for h in scored if h.on_topic]
         hits, discarded = apply_validity(
@@ -162,7 +162,13 @@ class SearchService:
             return plan, None
         return scoped, MateriaIntent(materia, (phrase,), "question")
 
-    def score(self, plan: Plan, pool: list[Candidate], gate: float | None) -> list[Hit]:
+    def score(
+        self,
+        plan: Plan,
+        pool: list[Candidate],
+        gate: float | None,
+        scale_from: ScaleFloor | None = None,
+    ) -> list[Hit]:
         return score_candidates(
             pool,
             plan.weight,
@@ -172,6 +178,7 @@ class SearchService:
             self.config.decay,
             gate,
             self.config.epocas,
+            scale_from,
         )
 
     def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
