@@ -52,6 +52,7 @@ class Retrieved:
     narrowed: bool = False
     unnamed: bool = False
     scale_from: ScaleFloor | None = None  # None: the pool's own least values
+    missing: tuple[str, ...] = ()  # an unnamed Spanish topic's terms that no document names
 
 
 def candidate_pool(top_k: int, oversample: int, dated: bool = False) -> int:
@@ -121,7 +122,8 @@ class Retrieval:
             # worded past the glossary ("trademarks in a foreign language") is read as a
             # description instead.
             if not pool and (readings or not english):
-                return Retrieved([], narrowed=False, unnamed=True)
+                missing = () if english else self.unnamed_terms(vector, request.filters, topic)
+                return Retrieved([], narrowed=False, unnamed=True, missing=missing)
             narrowed = bool(pool)
         else:
             pool = []
@@ -174,6 +176,15 @@ class Retrieval:
         yield from groups
         for group in groups:
             yield [n for t in group if (n := self.narrower(vector, filters, t))]
+
+    def unnamed_terms(
+        self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """The terms of ``topic`` that no document names ("embarazadas" of "despido de
+        trabajadoras embarazadas"); ``()`` when each is named somewhere, only not together."""
+        if len(topic) < 2:
+            return topic
+        return tuple(t for t in topic if not self.topic_pool(vector, filters, (t,)))
 
     def narrower(
         self, vector: Vectors, filters: Filters, topic: tuple[str, ...]

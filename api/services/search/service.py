@@ -89,7 +89,7 @@ class SearchService:
         pool, narrowed = found.pool, found.narrowed
         reason: str | None = None
         if found.unnamed:
-            reason = unnamed_topic_reason(topic_words(request.query, topic))
+            reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
         elif not narrowed:
             reason = self.abstention.reason(plan, pool)
         if reason is not None:
