@@ -53,6 +53,7 @@ NO_INFO = "No tengo información sobre"
 # A sentence ends at . ? ! before an upper-case opener (not at "1o. de"), or at a line break.
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[¿¡«\"(]?[A-ZÁÉÍÓÚÑ])|\n+")
 MAX_SENTENCE_CHARS = 400
+HEAD_CHARS = 150  # of a shortened sentence, the opening kept; the close gets the rest
 MIN_SENTENCE_CHARS = 20
 LENGTH_B = 0.5  # BM25's b: how much a sentence's length discounts its matches
 RELATIVE_FLOOR = 0.35  # sentences scoring under this share of the best one are left out
@@ -82,11 +83,16 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _shorten(sentence: str) -> str:
+    """A sentence over ``MAX_SENTENCE_CHARS`` keeps its opening and its close, the middle
+    elided: a tesis' sentence states its conditions first and its holding last ("Si el
+    trabajador reclama … la carga de la prueba del despido … recae en el actor.")."""
     sentence = neutralize(sentence)
     if len(sentence) <= MAX_SENTENCE_CHARS:
         return sentence
-    cut = sentence[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0]
-    return cut.rstrip(",;: ") + " …"
+    head = sentence[:HEAD_CHARS].rsplit(" ", 1)[0].rstrip(",;: ")
+    tail = sentence[len(sentence) - (MAX_SENTENCE_CHARS - len(head)) :]
+    tail = tail.split(" ", 1)[1] if " " in tail else tail  # from a whole word
+    return f"{head} … {tail}"
 
 
 def _body(ref: Reference, text: str) -> str:

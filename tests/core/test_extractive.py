@@ -125,8 +125,25 @@ def test_long_sentences_are_shortened_and_bracketed_numbers_neutralized() -> Non
     long = "La suspensión " + "procede en el caso concreto " * 30 + "[12]."
     refs = refs_for(make_hit(1, 0, long))
     text = extractive_answer("suspensión", refs)
-    assert " …» " in text
+    assert "«La suspensión procede" in text and " … " in text
     assert check_citations(text, 1).phantom == ()
+
+
+def test_a_long_sentence_keeps_its_holding_at_the_end() -> None:
+    # 465 characters: cut at 400 it lost who bears the burden of proof
+    holding = (
+        "Si el trabajador reclama ser reinstalado en el trabajo afirmando que fue despedido por "
+        "el patrón y éste se limita a negar el despido sin oponer excepción alguna, y además "
+        "manifiesta su conformidad respecto de que continúe prestándole servicios con el mismo "
+        "salario, horario y categoría que en su demanda dijo tener, independientemente de que "
+        "proceda la reinstalación, la carga de la prueba del despido para los efectos del pago "
+        "de salarios caídos recae en el actor."
+    )
+    text = extractive_answer("carga de la prueba del despido", refs_for(make_hit(1, 0, holding)))
+    quote = text[text.index("«") + 1 : text.index("»")]
+    assert quote.startswith("Si el trabajador reclama ser reinstalado")
+    assert quote.endswith("salarios caídos recae en el actor.") and " … " in quote
+    assert len(quote) <= 405
 
 
 def test_max_sentences_is_validated() -> None:
