@@ -148,6 +148,22 @@ def _materias(raw: dict[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# "Informe 1979, Tercera Parte, Tribunales Colegiados de Circuito, tesis 22": the annual report
+# that published the tesis, when a source's year field went wrong (one export gave 1948, a
+# year its decree text names, to a Séptima Época tesis of 1979)
+_INFORME_YEAR = re.compile(r"\bInforme (19\d\d|20\d\d)\b")
+
+
+def _informe_year(epoca: str, anio: int, precedentes: str) -> int | None:
+    """The year of the Informe named in ``precedentes``, when ``anio`` is outside ``epoca``
+    and that year is inside it; else None."""
+    match = _INFORME_YEAR.search(precedentes)
+    if match is None or epoca_matches_year(epoca, anio):
+        return None
+    reported = int(match.group(1))
+    return reported if epoca_matches_year(epoca, reported) else None
+
+
 def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Parsed | Rejection:
     """Validate one record; the rejection names the record, the field and the reason."""
     registro_label = str(raw.get("registro")) if raw.get("registro") not in (None, "") else None
@@ -171,6 +187,11 @@ def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Pa
             epoca = canonical_epoca(epoca_label)
             if epoca is None:
                 raise InvalidField("epoca", f"unknown época {epoca_label!r}")
+            reported = None if fecha else _informe_year(epoca, anio, _text(raw, "precedentes"))
+            if reported is not None:
+                reason = f"{anio} is outside the {epoca}; took {reported} from its precedentes"
+                warnings.append(IngestWarning(source, line, registro, "anio", reason))
+                anio = reported
             if not epoca_matches_year(epoca, anio):
                 warnings.append(
                     IngestWarning(

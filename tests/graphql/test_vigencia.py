@@ -235,7 +235,7 @@ def test_timeline_lists_by_date_with_offset(bundled: Services) -> None:
     first = run_query(bundled, TIMELINE, input={"order": "ASC", "limit": 5})["timeline"]
     assert first["total"] == 1060
     years = [i["anio"] for i in first["items"]]
-    assert years == sorted(years) and years[0] == 1948
+    assert years == sorted(years) and years[0] == 1969  # Séptima Época starts in 1969
     page2 = run_query(bundled, TIMELINE, input={"order": "ASC", "limit": 5, "offset": 5})
     assert page2["timeline"]["items"][0]["registro"] not in {i["registro"] for i in first["items"]}
     recent = run_query(
@@ -258,7 +258,7 @@ def test_earliest_and_latest_conveniences(bundled: Services) -> None:
              latest(query: "interés legítimo", limit: 3) { ... on SearchPayload {
                hits { anio } intent { temporal mode } } } }"""
     data = run_query(bundled, q)
-    assert [i["anio"] for i in data["earliest"]["items"]] == [1948, 1969]
+    assert [i["anio"] for i in data["earliest"]["items"]] == [1969, 1969]
     latest = data["latest"]
     assert latest["intent"] == {"temporal": "latest", "mode": "date_sorted"}
     years = [h["anio"] for h in latest["hits"]]

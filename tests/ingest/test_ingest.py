@@ -73,6 +73,29 @@ def test_bad_records_are_reported_and_good_ones_stored(bad_file: Path) -> None:
     assert {(w.registro, w.field) for w in report.warnings} == {(1004, "epoca"), (1005, "epoca")}
 
 
+def test_a_year_outside_its_epoca_is_taken_from_the_informe_that_published_it(
+    tmp_path: Path,
+) -> None:
+    informe = "Informe 1979, Tercera Parte, Tribunales Colegiados de Circuito, tesis 22."
+    lote = write_jsonl(
+        tmp_path / "lote.jsonl",
+        [
+            # a source gave 1948 (a decree its text names) to a Séptima Época tesis of 1979
+            good(2001, epoca="Séptima Época", anio=1948, precedentes=informe),
+            # the Informe's year is no better: kept as given, with the same warning as before
+            good(2002, epoca="Décima Época", anio=1948, precedentes=informe),
+            good(2003, epoca="Séptima Época", anio=1979, precedentes="Informe 1980"),  # fine
+        ],
+    )
+    store = EmbeddedStore(None, dim=32)
+    report = ingest([lote], store, FakeEmbedder(), today=TODAY)
+    years = {r: t.anio for r, t in store.get_tesis([2001, 2002, 2003]).items()}
+    assert years == {2001: 1979, 2002: 1948, 2003: 1979}
+    fields = {(w.registro, w.field): w.message for w in report.warnings}
+    assert set(fields) == {(2001, "anio"), (2002, "epoca")}
+    assert "1948 is outside the Séptima Época; took 1979" in fields[(2001, "anio")]
+
+
 def test_second_run_adds_nothing_and_embeds_nothing(bad_file: Path) -> None:
     store = EmbeddedStore(None, dim=32)
     embedder = FakeEmbedder()
