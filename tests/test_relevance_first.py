@@ -525,6 +525,15 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
         bundled, query="la tesis más reciente sobre despido de trabajadoras embarazadas"
     )
     assert pregnant["abstained"] and "«embarazadas»" in pregnant["abstainReason"]
+    # a branch of law as the topic's adjective: no tesis says "huelgas laborales", the huelga
+    # tesis are Laboral; the English question reads "labor strikes" as "laboral huelga"
+    for question in (
+        "la tesis más reciente sobre huelgas laborales",
+        "What is the newest criterion on labor strikes?",
+    ):
+        strikes = search(bundled, query=question, topK=3)
+        assert not strikes["abstained"], question
+        assert all("HUELGA" in h["rubro"] for h in strikes["hits"]), question
     # named only in the plural ("COSTAS"): BM25 is asked for the plural's stem too
     question = "¿Cuál fue el primer criterio sobre costas?"
     vector = bundled.search.embed_query(question)

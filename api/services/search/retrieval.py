@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
@@ -32,6 +32,19 @@ MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a
 # A document names a topic it is about in its rubro or its opening words; one naming it only
 # further down mentions it in passing ("informe justificado" in a tesis on detentions).
 OPENING_WORDS = 40
+
+# A branch of law as an adjective of a date order's topic ("huelgas laborales", through the
+# glossary "labor strikes"): when nothing names the topic with it, its other terms are looked for
+# within that materia. Only adjectives that name nothing else (not "administración",
+# "constitución", "familia").
+BRANCH_TERMS: dict[str, str] = {
+    "labora": "Laboral",
+    "penal": "Penal",
+    "fiscal": "Fiscal",
+    "civil": "Civil",
+    "agrari": "Agraria",
+    "mercan": "Mercantil",
+}
 
 # A hybrid search's vector retriever runs here while its BM25 runs on the search's own thread.
 # Both release the GIL for most of their work (the faiss scan, numpy, SQLite, a Weaviate
@@ -117,6 +130,8 @@ class Retrieval:
                 )
                 if pool:
                     break
+            if not pool:  # "huelgas laborales": no tesis says both; the huelga tesis are Laboral
+                pool = self.within_branch(vector, request.filters, [*own, *readings])
             # a topic in the corpus's language, or an English one the glossary knows whole,
             # that nothing names is not in the corpus: no nearest tesis by meaning, dated. One
             # worded past the glossary ("trademarks in a foreign language") is read as a
@@ -176,6 +191,24 @@ class Retrieval:
         yield from groups
         for group in groups:
             yield [n for t in group if (n := self.narrower(vector, filters, t))]
+
+    def within_branch(
+        self, vector: Vectors, filters: Filters, topics: list[tuple[str, ...]]
+    ) -> list[Candidate]:
+        """The chunks naming the first of ``topics`` that, less a branch-of-law adjective
+        (``BRANCH_TERMS``), names anything within that materia; none under a materia filter."""
+        if filters.materias:
+            return []
+        for topic in topics:
+            branches = [t for t in topic if t in BRANCH_TERMS]
+            rest = tuple(t for t in topic if t not in BRANCH_TERMS)
+            if len(branches) != 1 or not rest:
+                continue
+            scoped = replace(filters, materias=(BRANCH_TERMS[branches[0]],))
+            pool = self.topic_pool(vector, scoped, rest)
+            if pool:
+                return pool
+        return []
 
     def unnamed_terms(
         self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
