@@ -124,6 +124,9 @@ def test_the_glossary_reads_criminal_procedure_and_labour_words() -> None:
     for words in ("inculpado", "defensor", "averiguación previa"):
         assert words in spanish
     assert "despido" in translate_terms("Who must prove the dismissal?")
+    # a topic the glossary knows whole is looked for in Spanish, not read as a description
+    assert translations("seizures of assets") == ["embargo bienes"]
+    assert translations("service of process") == ["emplazamiento"]
 
 
 def test_one_word_entries_get_their_regular_plural() -> None:
