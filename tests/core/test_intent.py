@@ -220,6 +220,9 @@ def test_temporal_false_positives(question: str) -> None:
         "Must we first bring a nullity suit before the Tax Court, or go straight to amparo?",
         "Do I have to first exhaust the appeal?",
         "I first went to the labor board and then filed for amparo. Was that right?",
+        "The original contract said nothing about interest; can the lender charge it now?",
+        "My landlord wants the latest payment in cash, can he refuse a bank transfer?",
+        "What happens first in an amparo: the suspension or the report?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

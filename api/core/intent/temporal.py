@@ -96,7 +96,9 @@ _CRITERION_WORDS = _words(
 _EN_DETERMINERS = _words("the, his, her, my, its, their, your, our, an, a") | {""}
 _EN_DOCUMENT_STOP_NEXT = _words(
     "complaint, claim, hearing, filing, petition, document, documents, copy, deadline, term,"
-    "brief, demand, jurisdiction, appearance, instance, answer"
+    "brief, demand, jurisdiction, appearance, instance, answer, contract, contracts, agreement,"
+    "agreements, lease, deed, will, invoice, receipt, title, loan, debt, price, amount, owner,"
+    "judgment, sentence, award, order, charge, charges, indictment"
 )
 # The steps of the asker's own case, and "my/this first ...", as in Spanish.
 _EN_CASE_STEPS = _words(
@@ -114,7 +116,14 @@ _EN_FIRST_STOP_NEXT = _EN_CASE_STEPS | _words(
 # I have to first...", "I first went to the board"; unlike "when did the courts first say".
 _EN_FIRST_STEP_PREV = _words(
     "i, we, to, must, should, shall, may, might, must we, must i, should we, should i, do we,"
-    "do i, can we, can i, could we, could i, will we, will i"
+    "do i, can we, can i, could we, could i, will we, will i, happens, happen, comes, come,"
+    "goes, go"
+)
+# "the latest payment", "my newest notice": the asker's own papers, not a date order.
+_EN_LATEST_STOP_NEXT = _words(
+    "payment, payments, instalment, installment, notice, notices, summons, hearing, bill,"
+    "invoice, receipt, paycheck, salary, wage, wages, rent, contract, offer, letter, day, days,"
+    "week, month, year"
 )
 _EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "paragraph, sentence, part, resort, name, word, but, time"
@@ -202,10 +211,10 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         stop_prev=_words("por, en") | _OWN_CASE_PREV,
     ),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
+    _rule("latest", r"latest|newest", stop_next=_EN_LATEST_STOP_NEXT, stop_prev=_EN_OWN_CASE_PREV),
     _rule(
         "latest",
-        r"latest|newest|most recently|most recent|most current|most up[ -]to[ -]date|last updated|"
-        r"updated last",
+        r"most recently|most recent|most current|most up[ -]to[ -]date|last updated|updated last",
     ),
     _rule(
         "latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at") | _EN_OWN_CASE_PREV
