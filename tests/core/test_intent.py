@@ -223,6 +223,9 @@ def test_temporal_false_positives(question: str) -> None:
         "The original contract said nothing about interest; can the lender charge it now?",
         "My landlord wants the latest payment in cash, can he refuse a bank transfer?",
         "What happens first in an amparo: the suspension or the report?",
+        "¿Puedo exigir que el pago más reciente se haga en efectivo?",
+        "Mi recibo de nómina más reciente no incluye las horas extra",
+        "La deuda más antigua es de 2010, ¿ya prescribió?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

@@ -82,6 +82,13 @@ _ORDINAL_STOP_PREV = _OWN_CASE_PREV | _words(
     "juzgado, tribunal, colegiado, sala, articulo, punto, resolutivo, transitorio,"
     "considerando, parrafo, inciso, fraccion, apartado, capitulo, titulo, libro, tomo"
 )
+# "el pago más reciente", "la deuda más antigua", "mi recibo de nómina más reciente": a
+# superlative after the asker's own papers ("la tesis más reciente" is a date order).
+_SUPERLATIVE_STOP_PREV = (_CASE_STEPS - _words("amparo, amparos")) | _words(
+    "recibo, recibos, nomina, deuda, deudas, adeudo, adeudos, factura, facturas, multa, multas,"
+    "cobro, cobros, renta, rentas, prestamo, prestamos, credito, creditos, notificaciones,"
+    "audiencias, citatorios, requerimientos"
+)
 _LAST_STOP_NEXT = _ORDINAL_STOP_NEXT | _words(
     "domicilio, voluntad, salario, ratio, renglon, linea, oracion, tiempos, momento"
 )
@@ -180,7 +187,11 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     _rule("earliest", r"desde cuando", stop_next=_TERM_RUNS),
     _rule("earliest", r"since when"),
     _rule("earliest", r"longest without|mas tiempo sin"),
-    _rule("earliest", r"mas antigu(?:o|a|os|as)|mas viej(?:o|a|os|as)"),
+    _rule(
+        "earliest",
+        r"mas antigu(?:o|a|os|as)|mas viej(?:o|a|os|as)",
+        stop_prev=_SUPERLATIVE_STOP_PREV,
+    ),
     _rule("earliest", r"original(?:es)?|inicial(?:es)?", need_prev=_CRITERION_WORDS),
     _rule(
         "earliest",
@@ -202,6 +213,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     _rule(
         "latest",
         r"mas recientes?|mas nuev(?:o|a|os|as)|mas actualizad(?:o|a|os|as)|mas actual(?:es)?",
+        stop_prev=_SUPERLATIVE_STOP_PREV,
     ),
     _rule(
         "latest",
@@ -232,6 +244,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         "current",
         r"(?:despues de|a partir de|desde|tras|con|posterior(?:es)? a) la (?:ultima )?reforma|"
         r"recientes?|en los ultimos anos",
+        stop_prev=_words("mas"),  # a "más reciente" the latest rule left: the asker's papers
     ),
     _rule(
         "current",
