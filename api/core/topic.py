@@ -65,10 +65,12 @@ _OWNER_PATTERNS = (
     re.compile(rf"\b{_NAME}'s\b"),  # a name's: "Jakub's", not "the defendant's right"
     re.compile(rf"\b(?:de|by|from|of)\s+{_NAME}\s*(?:[,.?!;:]|$)"),
     re.compile(
-        rf"\b{_NAME}\s+(?:has|had|did|made|created|built|started|wrote|creó|hizo|empezó|"
-        r"comenzó|publicó|subió)\b"
+        rf"\b{_NAME}\s+(?:has|had|did|made|created|built|started|wrote|published|pushed|"
+        r"released|uploaded|creó|hizo|empezó|comenzó|publicó|subió)\b"
     ),
     re.compile(rf"\b(?:creó|hizo|empezó|comenzó|publicó|subió)\s+{_NAME}"),
+    # the subject of a question's auxiliary: "What did Jakub publish last?"
+    re.compile(rf"\b(?:did|does|has|have|had|will|would|can|could)\s+{_NAME}\b"),
 )
 _CAPITALIZED = re.compile(r"\b[A-ZÁÉÍÓÚÑ][a-záéíóúñ]+\b")
 _SENTENCE_OPENERS = frozenset(".?!¿¡:;")

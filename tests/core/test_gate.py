@@ -204,6 +204,8 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("¿Cuál fue el primer criterio sobre la suspensión?", ("primer",), ["suspen"]),
         ("Dime cuál es el repo más reciente de Jakub, porfa.", ("más reciente",), []),
         ("la tesis más nueva del corpus", ("más nueva",), []),
+        ("What did Jakub publish last?", ("last",), []),  # the subject of "did" is the owner
+        ("Which game did Jakub make first?", ("first",), ["game"]),
         ("What was the first thesis about overtime?", ("first",), ["overti"]),
         ("When did the courts first rule on suspension?", ("first",), ["suspen"]),
         ("¿Desde cuándo se sostiene algún criterio sobre la suspensión?", ("desde",), ["suspen"]),
