@@ -109,6 +109,7 @@ class Retrieval:
     ) -> Retrieved:
         """Candidates above the similarity threshold, drawn as the route requires."""
         request = plan.request
+        pool: list[Candidate] = []
         narrowed = False
         if plan.route == "date_sorted" and not topic:
             pool = self.dated_extremes(
@@ -116,32 +117,10 @@ class Retrieval:
             )
             narrowed = True
         elif plan.route == "date_sorted" and len(topic) <= MAX_TOPIC_TERMS:
-            # an English question's topic in the corpus's Spanish first: its own words name
-            # only look-alikes ("arrest warrant" is not the "ARRESTO" of a 1978 tesis); a
-            # Spanish one's own words first, then the tesis' words for its everyday ones
-            readings = [t for t in plan.translated_topics if len(t) <= MAX_TOPIC_TERMS]
-            own = [topic]
-            english = plan.language in ("en", "mixed")
-            groups = [readings, own] if english else [own, readings]
-            for topics in self._stages(vector, request.filters, groups):
-                # the documents naming any reading ("dismissal": sobreseimiento or despido)
-                pool = merge_candidates(
-                    *(self.topic_pool(vector, request.filters, t) for t in topics)
-                )
-                if pool:
-                    break
-            if not pool:  # "huelgas laborales": no tesis says both; the huelga tesis are Laboral
-                pool = self.within_branch(vector, request.filters, [*own, *readings])
-            # a topic in the corpus's language, or an English one the glossary knows whole,
-            # that nothing names is not in the corpus: no nearest tesis by meaning, dated. One
-            # worded past the glossary ("trademarks in a foreign language") is read as a
-            # description instead.
-            if not pool and (readings or not english):
-                missing = () if english else self.unnamed_terms(vector, request.filters, topic)
-                return Retrieved([], narrowed=False, unnamed=True, missing=missing)
-            narrowed = bool(pool)
-        else:
-            pool = []
+            named = self.naming(plan, vector, topic)
+            if named.unnamed:
+                return named
+            pool, narrowed = named.pool, bool(named.pool)
         scale_from = None
         if not pool:
             dated = plan.route == "date_sorted"
@@ -153,6 +132,36 @@ class Retrieval:
             scale_from = scale_floor([c for c in kept if c.similarity >= plan.threshold])
         pool = [c for c in pool if c.similarity >= plan.threshold]
         return Retrieved(pool, narrowed, scale_from=scale_from)
+
+    def naming(self, plan: Plan, vector: Vectors, topic: tuple[str, ...]) -> Retrieved:
+        """The chunks naming a date order's short topic, in any of its readings; ``unnamed``
+        when none does and the topic is one the corpus would name; an empty pool when the topic
+        is to be read as a description instead."""
+        filters = plan.request.filters
+        # an English question's topic in the corpus's Spanish first: its own words name only
+        # look-alikes ("arrest warrant" is not the "ARRESTO" of a 1978 tesis); a Spanish one's
+        # own words first, then the tesis' words for its everyday ones
+        readings = [t for t in plan.translated_topics if len(t) <= MAX_TOPIC_TERMS]
+        own = [topic]
+        english = plan.language in ("en", "mixed")
+        groups = [readings, own] if english else [own, readings]
+        pool: list[Candidate] = []
+        for topics in self._stages(vector, filters, groups):
+            # the documents naming any reading ("dismissal": sobreseimiento or despido)
+            pool = merge_candidates(*(self.topic_pool(vector, filters, t) for t in topics))
+            if pool:
+                return Retrieved(pool)
+        # "huelgas laborales": no tesis says both; the huelga tesis are Laboral
+        pool = self.within_branch(vector, filters, [*own, *readings])
+        if pool:
+            return Retrieved(pool)
+        # a topic in the corpus's language, or an English one the glossary knows whole, that
+        # nothing names is not in the corpus: no nearest tesis by meaning, dated. One worded
+        # past the glossary ("trademarks in a foreign language") is read as a description.
+        if readings or not english:
+            missing = () if english else self.unnamed_terms(vector, filters, topic)
+            return Retrieved([], unnamed=True, missing=missing)
+        return Retrieved([])
 
     def narrowing_topic(self, plan: Plan, vector: Vectors) -> tuple[str, ...]:
         """The plan's topic without capitalized names that fewer than ``MIN_NAME_DOCUMENTS``
