@@ -35,7 +35,13 @@ _STAND_INS = {"updated": ("updated", "pushed"), "pushed": ("pushed", "updated")}
 
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("pushed", re.compile(r"\bpush")),
-    ("updated", re.compile(r"\bupdat|\bmodifi|\bactualiz|\bchanged\b|\bmaintain|\bactiv")),
+    (
+        "updated",
+        re.compile(
+            r"\bupdat|\bmodifi|\bactualiz|\bchanged\b|\bmaintain|\bactiv|\btouch|"
+            r"\bsin (?:cambios|tocar)"
+        ),
+    ),
     ("commit", re.compile(r"\bcommit")),
     ("created", re.compile(r"\bcreat|\bcread|\bcreacion|\bstarted\b|\bfounded\b")),
 )

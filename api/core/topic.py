@@ -28,7 +28,8 @@ DOCUMENT_NOUNS = frozenset(
         "criterion criteria precedent case cases court courts supreme mexican "
         "thesis theses rule rules ruled corpus colección semanario "
         # words naming which date (api.core.date_fields), not what the record is about
-        "commit commits push pushed update updated actualizado actualizados actualizó"
+        "commit commits push pushed update updated actualizado actualizados actualizó "
+        "touched touch"
     )
 )
 # Words that ask, point or intensify, and the platform a corpus lives on: never a topic.
@@ -45,13 +46,16 @@ FILLER = frozenset(
         "algún alguna algunos algunas any some all todo toda todos todas hubo sostiene sostuvo "
         "sostenido sostenida hablar habla hablan hablado talk talking said say says "
         "dice dicen decir dijo dijeron debe deben debía antes después "
+        "hasn haven didn doesn isn wasn weren aren gone been "
         "github gitlab bitbucket sourceforge codeberg platform plataforma account "
         "profile perfil user usuario owner dueño"
     )
 ) | frozenset(lemmas(" ".join(ENGLISH_FUNCTION_WORDS)))  # "the first ruling against an ..."
 # "Time" that measures a wait ("cuánto tiempo lleva", "más tiempo sin"), unlike the subject
 # "tiempo extraordinario" (overtime).
-_HOW_LONG = re.compile(r"\b(?:cuanto|mas|menos|mucho|poco)\s+tiempo\b")  # on folded text
+_HOW_LONG = re.compile(
+    r"\b(?:cuanto|mas|menos|mucho|poco)\s+tiempo\b|\bsin (?:cambios|tocar(?:se|lo)?)\b"
+)  # on folded text: also what the wait is without ("sin cambios"), a date, not a topic
 # Document nouns and filler whose stem is also a legal word's ("position" and "positiva":
 # "positi"; "repositorio" and "reposición"; "author" and "authority"): taken out as whole words.
 _WHOLE_DOCUMENT_NOUNS = re.compile(

@@ -21,6 +21,8 @@ BOTH = (DateField.parse("pushed_at"), DateField.parse("updated_at"))
         ("Which repo has the earliest commit?", "earliest", None),  # creation: the primary
         ("What was the first repository?", "earliest", None),
         ("latest project", "latest", None),
+        ("What is the repo he hasn't touched in the longest time?", "earliest", "pushed_at"),
+        ("el proyecto que lleva más tiempo sin cambios", "earliest", "pushed_at"),
         ("earliest created repository", "earliest", None),
     ],
 )

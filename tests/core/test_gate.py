@@ -205,6 +205,9 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("Dime cuál es el repo más reciente de Jakub, porfa.", ("más reciente",), []),
         ("la tesis más nueva del corpus", ("más nueva",), []),
         ("What did Jakub publish last?", ("last",), []),  # the subject of "did" is the owner
+        # what a wait is without names a date, not a topic
+        ("el proyecto que lleva más tiempo sin cambios", ("más tiempo sin",), []),
+        ("the repo he hasn't touched in the longest time", ("in the longest time",), []),
         ("Which game did Jakub make first?", ("first",), ["game"]),
         ("What was the first thesis about overtime?", ("first",), ["overti"]),
         ("When did the courts first rule on suspension?", ("first",), ["suspen"]),

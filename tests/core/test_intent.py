@@ -156,6 +156,7 @@ def test_canonical_materia() -> None:
         ("the most current ruling on strikes", "latest", ("most current",)),
         ("the most up-to-date ruling on strikes", "latest", ("most up-to-date",)),
         ("Since when have strikes been protected?", "earliest", ("since when",)),
+        ("the repo he hasn't touched in the longest time", "earliest", ("in the longest time",)),
         ("¿Cuándo se empezó a hablar de la prima?", "earliest", ("cuándo se empezó",)),
         ("¿Cuándo surgió el criterio sobre la huelga?", "earliest", ("cuándo surgió",)),
         ("What was the last repository created?", "latest", ("last",)),

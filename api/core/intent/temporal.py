@@ -186,7 +186,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     # a correr el plazo?" asks when a legal term starts.
     _rule("earliest", r"desde cuando", stop_next=_TERM_RUNS),
     _rule("earliest", r"since when"),
-    _rule("earliest", r"longest without|mas tiempo sin"),
+    _rule("earliest", r"longest without|mas tiempo sin|(?:in|for) the longest(?: time)?"),
     _rule(
         "earliest",
         r"mas antigu(?:o|a|os|as)|mas viej(?:o|a|os|as)",
