@@ -59,7 +59,8 @@ class Retrieved:
     topic, or the date index (no abstention floor then); ``unnamed``: a short topic that no
     document names, in the question's words or in any reading of them ("el primer criterio
     sobre teletrabajo"): the corpus has nothing on it. ``scale_from``: where the fused scales
-    start, from the reference candidates (each retriever's first ``MIN_POOL``)."""
+    start, from the reference candidates (each retriever's first ``MIN_POOL``, or
+    ``MIN_DATED_POOL`` for a date order over a described topic)."""
 
     pool: list[Candidate]
     narrowed: bool = False
@@ -145,7 +146,6 @@ class Retrieval:
         own = [topic]
         english = plan.language in ("en", "mixed")
         groups = [readings, own] if english else [own, readings]
-        pool: list[Candidate] = []
         for topics in self._stages(vector, filters, groups):
             # the documents naming any reading ("dismissal": sobreseimiento or despido)
             pool = merge_candidates(*(self.topic_pool(vector, filters, t) for t in topics))
