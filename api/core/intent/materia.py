@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.intent.matching import Match, compile_terms, dedupe, non_overlapping, surface
-from api.core.text import fold, fold_with_map
+from api.core.text import fold, fold_with_map, lemmas
 
 MateriaSource = Literal["filter", "question", "hits"]
 
@@ -197,6 +197,15 @@ _BRANCHES = {
     "comun": "Común",
 }
 _BRANCH = "(" + "|".join(sorted(_BRANCHES, key=len, reverse=True)) + ")"
+# The branch an adjective of a date order's topic names, by its ``lemmas`` stem ("huelgas
+# laborales": "labora"), when no tesis writes the topic with it. Not Administrativa,
+# Constitucional or Común: their stems name other things too (administración, constitución).
+TOPIC_BRANCHES: dict[str, str] = {
+    stem: materia
+    for word, materia in _BRANCHES.items()
+    if materia in ("Laboral", "Penal", "Civil")
+    for stem in lemmas(word)
+}
 _NAMED_BRANCH = (
     re.compile(rf"\bmaterias?\s+{_BRANCH}(?:es|s)?\b"),
     re.compile(

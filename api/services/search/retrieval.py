@@ -3,7 +3,7 @@ documents naming its topic or the store's date index."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -11,6 +11,7 @@ from typing import Literal
 from api.core.date_fields import DateField, detect_date_field, question_role, sort_by_field
 from api.core.fusion import RetrievalMode, ScaleFloor, merge_candidates, scale_floor
 from api.core.glossary import glossary_words
+from api.core.intent import TOPIC_BRANCHES
 from api.core.models import Candidate, Filters, Hit
 from api.core.temporal import sort_by_date
 from api.core.text import indexed_forms, lemmas
@@ -32,19 +33,6 @@ MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a
 # A document names a topic it is about in its rubro or its opening words; one naming it only
 # further down mentions it in passing ("informe justificado" in a tesis on detentions).
 OPENING_WORDS = 40
-
-# A branch of law as an adjective of a date order's topic ("huelgas laborales", through the
-# glossary "labor strikes"): when nothing names the topic with it, its other terms are looked for
-# within that materia. Only adjectives that name nothing else (not "administración",
-# "constitución", "familia").
-BRANCH_TERMS: dict[str, str] = {
-    "labora": "Laboral",
-    "penal": "Penal",
-    "fiscal": "Fiscal",
-    "civil": "Civil",
-    "agrari": "Agraria",
-    "mercan": "Mercantil",
-}
 
 # A hybrid search's vector retriever runs here while its BM25 runs on the search's own thread.
 # Both release the GIL for most of their work (the faiss scan, numpy, SQLite, a Weaviate
@@ -103,7 +91,10 @@ class Retrieval:
             )
             lexical = self.store.lexical_search(query, vector, filters, limit)
             lists = [nearest.result(), lexical]
-        return merge_candidates(*lists), merge_candidates(*(c[:reference] for c in lists))
+        merged = merge_candidates(*lists)
+        if all(len(found) <= reference for found in lists):  # a default page: one and the same
+            return merged, merged
+        return merged, merge_candidates(*(found[:reference] for found in lists))
 
     def retrieve(
         self, plan: Plan, vector: Vectors, topic: tuple[str, ...], date_field: str | None = None
@@ -122,16 +113,16 @@ class Retrieval:
             if named.unnamed:
                 return named
             pool, narrowed = named.pool, bool(named.pool)
-        scale_from = None
-        if not pool:
-            dated = plan.route == "date_sorted"
-            limit = candidate_pool(request.top_k, self.config.oversample, dated)
-            reference = MIN_DATED_POOL if dated else MIN_POOL
-            pool, kept = self.candidates(
-                plan.lexical_query, vector, request.filters, limit, plan.mode, reference
-            )
-            scale_from = scale_floor([c for c in kept if c.similarity >= plan.threshold])
-        pool = [c for c in pool if c.similarity >= plan.threshold]
+        if pool:
+            return Retrieved(_above(pool, plan.threshold), narrowed)
+        dated = plan.route == "date_sorted"
+        limit = candidate_pool(request.top_k, self.config.oversample, dated)
+        reference = MIN_DATED_POOL if dated else MIN_POOL
+        found, kept = self.candidates(
+            plan.lexical_query, vector, request.filters, limit, plan.mode, reference
+        )
+        pool = _above(found, plan.threshold)
+        scale_from = scale_floor(pool if kept is found else _above(kept, plan.threshold))
         return Retrieved(pool, narrowed, scale_from=scale_from)
 
     def naming(self, plan: Plan, vector: Vectors, topic: tuple[str, ...]) -> Retrieved:
@@ -146,7 +137,8 @@ class Retrieval:
         own = [topic]
         english = plan.language in ("en", "mixed")
         groups = [readings, own] if english else [own, readings]
-        for topics in self._stages(vector, filters, groups):
+        named_by = self.naming_counts(vector, filters)
+        for topics in self._stages(groups, named_by):
             # the documents naming any reading ("dismissal": sobreseimiento or despido)
             pool = merge_candidates(*(self.topic_pool(vector, filters, t) for t in topics))
             if pool:
@@ -159,7 +151,7 @@ class Retrieval:
         # nothing names is not in the corpus: no nearest tesis by meaning, dated. One worded
         # past the glossary ("trademarks in a foreign language") is read as a description.
         if readings or not english:
-            missing = () if english else self.unnamed_terms(vector, filters, topic)
+            missing = () if english else unnamed_terms(topic, named_by)
             return Retrieved([], unnamed=True, missing=missing)
         return Retrieved([])
 
@@ -191,57 +183,46 @@ class Retrieval:
         found = self.store.lexical_search(forms, vector, filters, TOPIC_POOL)
         return [c for c in found if names_topic(opening(c), topic)]
 
+    def naming_counts(self, vector: Vectors, filters: Filters) -> Callable[[str], int]:
+        """How many chunks name a term (``topic_pool`` of it alone), each term counted once
+        per question: the loosest-term search and the abstention reason read the same counts."""
+        counts: dict[str, int] = {}
+
+        def named_by(term: str) -> int:
+            if term not in counts:
+                counts[term] = len(self.topic_pool(vector, filters, (term,)))
+            return counts[term]
+
+        return named_by
+
+    @staticmethod
     def _stages(
-        self, vector: Vectors, filters: Filters, groups: list[list[tuple[str, ...]]]
+        groups: list[list[tuple[str, ...]]], named_by: Callable[[str], int]
     ) -> Iterator[list[tuple[str, ...]]]:
         """The topics to look for, in turn: each group as it is, then each group's longer
         topics less their loosest term ("los sábados como días inhábiles" is the rubro
         "SABADOS INHABILES"), worked out only when nothing named the whole topics."""
         yield from groups
         for group in groups:
-            yield [n for t in group if (n := self.narrower(vector, filters, t))]
+            yield [n for t in group if (n := narrower(t, named_by))]
 
     def within_branch(
         self, vector: Vectors, filters: Filters, topics: list[tuple[str, ...]]
     ) -> list[Candidate]:
         """The chunks naming the first of ``topics`` that, less a branch-of-law adjective
-        (``BRANCH_TERMS``), names anything within that materia; none under a materia filter."""
+        (``TOPIC_BRANCHES``), names anything within that materia; none under a materia filter."""
         if filters.materias:
             return []
         for topic in topics:
-            branches = [t for t in topic if t in BRANCH_TERMS]
-            rest = tuple(t for t in topic if t not in BRANCH_TERMS)
+            branches = [t for t in topic if t in TOPIC_BRANCHES]
+            rest = tuple(t for t in topic if t not in TOPIC_BRANCHES)
             if len(branches) != 1 or not rest:
                 continue
-            scoped = replace(filters, materias=(BRANCH_TERMS[branches[0]],))
+            scoped = replace(filters, materias=(TOPIC_BRANCHES[branches[0]],))
             pool = self.topic_pool(vector, scoped, rest)
             if pool:
                 return pool
         return []
-
-    def unnamed_terms(
-        self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
-    ) -> tuple[str, ...]:
-        """The terms of ``topic`` that no document names ("embarazadas" of "despido de
-        trabajadoras embarazadas"); ``()`` when each is named somewhere, only not together."""
-        if len(topic) < 2:
-            return topic
-        return tuple(t for t in topic if not self.topic_pool(vector, filters, (t,)))
-
-    def narrower(
-        self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
-    ) -> tuple[str, ...]:
-        """``topic`` (3 terms or more) without the one most documents name, the least telling
-        ("dia" of "sábados días inhábiles"); ``()`` for a shorter topic, or when a term is
-        named by no document: that term is what the corpus lacks ("despido de trabajadoras
-        embarazadas" is not "despido de trabajadoras")."""
-        if len(topic) < 3:
-            return ()
-        named = {term: len(self.topic_pool(vector, filters, (term,))) for term in topic}
-        if 0 in named.values():
-            return ()
-        loosest = max(topic, key=lambda t: named[t])
-        return tuple(t for t in topic if t != loosest)
 
     def dated_extremes(
         self,
@@ -281,6 +262,31 @@ class Retrieval:
         cap = self.config.max_chunks_per_tesis
         only = Filters(registros=tuple(registros))
         return self.store.vector_search(VectorQuery(vector, only, len(registros) * cap))
+
+
+def unnamed_terms(topic: tuple[str, ...], named_by: Callable[[str], int]) -> tuple[str, ...]:
+    """The terms of ``topic`` that no document names ("embarazadas" of "despido de trabajadoras
+    embarazadas"); ``()`` when each is named somewhere, only not together."""
+    if len(topic) < 2:
+        return topic
+    return tuple(t for t in topic if not named_by(t))
+
+
+def narrower(topic: tuple[str, ...], named_by: Callable[[str], int]) -> tuple[str, ...]:
+    """``topic`` (3 terms or more) without the one most documents name, the least telling ("dia"
+    of "sábados días inhábiles"); ``()`` for a shorter topic, or when a term is named by no
+    document: that term is what the corpus lacks ("despido de trabajadoras embarazadas" is not
+    "despido de trabajadoras")."""
+    if len(topic) < 3:
+        return ()
+    if not all(named_by(t) for t in topic):
+        return ()
+    loosest = max(topic, key=named_by)
+    return tuple(t for t in topic if t != loosest)
+
+
+def _above(candidates: list[Candidate], threshold: float) -> list[Candidate]:
+    return [c for c in candidates if c.similarity >= threshold]
 
 
 def opening(candidate: Candidate) -> str:
