@@ -92,6 +92,8 @@ GLOSSARY: dict[str, str] = {
     "witness": "testigo",
     "witnesses": "testigos",
     "expert": "perito | pericial",
+    "expert witness": "perito | pericial",
+    "expert witnesses": "peritos | pericial",
     "expert opinion": "dictamen pericial",
     "judgment": "sentencia",
     "ruling": "resolución | sentencia",

@@ -61,6 +61,14 @@ _HOW_LONG = re.compile(
 _WHOLE_DOCUMENT_NOUNS = re.compile(
     r"\b(?:positions?|repositor(?:y|ies|io|ios)|authors?|autor(?:es)?)\b"  # on folded text
 )
+# A court speaking ("la primera vez que la Corte se pronunció sobre...", "when the court first
+# held that..."): whole words, as stems these are topics too ("determinación", "trato",
+# "address" of a domicile).
+_COURT_SPOKE = re.compile(
+    r"\b(?:(?:se )?(?:pronuncio|pronunciaron|resolvio|resolvieron|hablo|hablaron|abordo|"
+    r"abordaron|establecio|establecieron|decidio|decidieron|determino|determinaron)|"
+    r"se trato|se trataron|held|ruled|decided|addressed|dealt with|weighed in)\b"
+)  # on folded text
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
 # Jakub" (a possessor closes the phrase, unlike "el repositorio de Rust más reciente"), "the
@@ -93,7 +101,9 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
         for t in lemmas(m.group(1))
     }
     skip = DOCUMENT_NOUNS | FILLER | names
-    asked = _WHOLE_DOCUMENT_NOUNS.sub(" ", _HOW_LONG.sub(" ", fold(with_names(question))))
+    asked = fold(with_names(question))
+    for pattern in (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE):
+        asked = pattern.sub(" ", asked)
     for trigger in triggers:
         words = r"\s+".join(map(re.escape, fold(trigger).split()))
         asked, found = re.subn(rf"\b{words}\b", " ", asked)

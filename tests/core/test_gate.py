@@ -240,6 +240,18 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("the first ruling by its author on the authority", ("first",), ["author"]),
         ("la primera tesis sobre cosa juzgada", ("primera",), ["cosa", "juzgad"]),
         ("el primer criterio sobre hechos supervenientes", ("primer",), ["hecho", "superv"]),
+        # a court speaking is not the topic; as stems, "determin" and "trato" are topics
+        ("la primera vez que la Corte se pronunció sobre el embargo", ("primera vez",), ["embarg"]),
+        (
+            "the first time the court held that strikes are legal",
+            ("first time",),
+            ["strike", "legal"],
+        ),
+        (
+            "la primera tesis sobre trato digno y determinación",
+            ("primera",),
+            ["trato", "digno", "determ"],
+        ),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(

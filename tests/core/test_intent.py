@@ -163,6 +163,19 @@ def test_canonical_materia() -> None:
         ("When did the courts first say that a coalition may sue?", "earliest", ("first",)),
         ("What is the current rule on strikes?", "current", ("current",)),
         ("Is this criterion still in force?", "current", ("in force",)),
+        # the first time the courts spoke, news, and whether a criterion still stands
+        ("¿Cuál fue la primera vez que la Corte habló de la huelga?", "earliest", ("primera vez",)),
+        ("¿Cuándo se resolvió por primera vez sobre el embargo?", "earliest", ("por primera vez",)),
+        ("la primera ocasión en que se trató la prescripción", "earliest", ("primera ocasión",)),
+        ("the first time the court held that strikes suspend", "earliest", ("first time",)),
+        ("¿Hay algo nuevo sobre la suspensión en amparo?", "latest", ("algo nuevo",)),
+        ("¿Qué novedades hay sobre la prisión preventiva?", "latest", ("novedades",)),
+        ("¿Hay alguna novedad sobre el cheque?", "latest", ("novedad",)),
+        ("Is there anything new on pretrial detention?", "latest", ("anything new",)),
+        ("What's new on legitimate interest?", "latest", ("what's new",)),
+        ("¿Todavía aplica el criterio sobre los sábados?", "current", ("todavía aplica",)),
+        ("¿Ha cambiado el criterio sobre las multas?", "current", ("ha cambiado el criterio",)),
+        ("Does the rule on Saturdays still apply?", "current", ("still apply",)),
     ],
 )
 def test_temporal_kinds(question: str, kind: str, triggers: tuple[str, ...]) -> None:
@@ -227,6 +240,10 @@ def test_temporal_false_positives(question: str) -> None:
         "¿Puedo exigir que el pago más reciente se haga en efectivo?",
         "Mi recibo de nómina más reciente no incluye las horas extra",
         "La deuda más antigua es de 2010, ¿ya prescribió?",
+        "¿Qué pasa la primera vez que no pago la pensión?",
+        "La primera vez que me despidieron no me pagaron nada",
+        "The first time I was fired they paid me nothing",
+        "¿Se protege la novedad de una invención ya divulgada?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

@@ -68,7 +68,7 @@ _ORDINAL_STOP_NEXT = _CASE_STEPS | _words(
     "instancia, instancias, sala, salas, circuito, circuitos, tribunal, tribunales, colegiado,"
     "juzgado, juzgados, distrito, region, parrafo, parrafos, parte, lugar, termino, grado,"
     "nivel, epoca, titulo, capitulo, seccion, fraccion, apartado, inciso, punto, transitorio,"
-    "resolutivo, considerando, vista, infancia, necesidad, mano, plana,"
+    "resolutivo, considerando, vista, infancia, necesidad, mano, plana, vez, ocasion,"
     "de enero, de febrero, de marzo, de abril, de mayo, de junio, de julio, de agosto,"
     "de septiembre, de octubre, de noviembre, de diciembre, de distrito"
 )
@@ -117,7 +117,7 @@ _EN_CASE_STEPS = _words(
 _EN_OWN_CASE_PREV = _words("my, our, your, this, that, these, those")
 _EN_FIRST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "instance, chamber, circuit, collegiate, court, courts, district, paragraph, place, glance,"
-    "sight, of all, name, degree, amendment, section, article, part"
+    "sight, of all, name, degree, amendment, section, article, part, time"
 )
 # "first" as an adverb of the asker's own steps: "must we first bring a nullity suit?", "do
 # I have to first...", "I first went to the board"; unlike "when did the courts first say".
@@ -134,6 +134,28 @@ _EN_LATEST_STOP_NEXT = _words(
 )
 _EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "paragraph, sentence, part, resort, name, word, but, time"
+)
+
+
+# "la primera vez que la Corte se pronunció" asks for the first criterion; "la primera vez que
+# no pago" and "the first time I was fired" tell the asker's story.
+_ASKER_AFTER = r"me|no|yo|mi|mis|te|nos|lo|le|se me|se nos|fui|pague|tuve|hice|falte"
+_FIRST_TIME = (
+    rf"(?:por )?primera (?:vez|ocasion)(?! (?:en )?que (?:{_ASKER_AFTER})\b)|"
+    r"first time(?! (?:that )?(?:i|we|you|my|our|he|she|they|someone)\b)"
+)
+# "¿hay algo nuevo sobre...?", "any news on...?": the latest criterion. A lone "novedad" is
+# mostly an invention's novelty.
+_NEWS = (
+    r"algo (?:mas )?nuevo|novedades|"
+    r"anything new|something new|what'?s new|any news|any updates?"
+)
+# "¿sigue vigente...?", "¿ha cambiado el criterio...?", "does it still apply?": in force now.
+_STILL = (
+    r"todavia (?:aplica|aplican|rige|rigen|es valid[oa]|esta vigente|sirve)|"
+    r"sigue(?:n)? (?:aplicando(?:se)?|siendo valid[oa]s?|en vigor|rigiendo)|"
+    r"ha(?:n)? cambiado (?:el|los|la|las) (?:criterios?|jurisprudencias?|posturas?)|"
+    r"still (?:applies|apply|stands|stand|holds|hold)"
 )
 
 
@@ -209,6 +231,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         proper_name=True,
     ),
     _rule("earliest", r"earliest|oldest"),
+    _rule("earliest", _FIRST_TIME),
     # latest
     _rule(
         "latest",
@@ -223,6 +246,8 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         stop_prev=_words("por, en") | _OWN_CASE_PREV,
     ),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
+    _rule("latest", _NEWS),
+    _rule("latest", r"novedad", need_prev=_words("hay, alguna, ninguna, ultima")),
     _rule("latest", r"latest|newest", stop_next=_EN_LATEST_STOP_NEXT, stop_prev=_EN_OWN_CASE_PREV),
     _rule(
         "latest",
@@ -250,6 +275,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         "current",
         r"current|currently|in force|today|nowadays|after the reform|still valid|good law",
     ),
+    _rule("current", _STILL),
 )
 
 _WORD = re.compile(r"\w+")
