@@ -7,7 +7,9 @@ pure functions from ``api.core``.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
+from api.core.cited import cited_registros, not_in_corpus_reason
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
@@ -24,6 +26,7 @@ from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan, make_plan, scoped_to_materia
 from api.services.search.ranking import (
     cap_chunks_per_tesis,
+    in_cited_order,
     on_topic_with_replacement,
     relevance_ranking,
 )
@@ -70,8 +73,11 @@ class SearchService:
         nothing passes the relevance floor the search abstains (no hits, a reason). Recency
         reorders only the on-topic hits; validity notes flag, demote or discard criteria that
         lost force; the reform rules set aside an old criterion when a newer one on the same
-        point is among the hits, and flag it otherwise.
+        point is among the hits, and flag it otherwise. A question that cites tesis by registro
+        digital ("Registro digital: 2024502", an SJF link) gets those tesis, or abstains naming
+        the ones the corpus lacks.
         """
+        request, cited, absent = self.as_lookup(request)
         plan = self.plan(request)
         timings: dict[str, float] = {}
 
@@ -88,7 +94,9 @@ class SearchService:
         found = self.retrieval.retrieve(plan, vector, topic, date_field)
         pool, narrowed = found.pool, found.narrowed
         reason: str | None = None
-        if found.unnamed:
+        if absent:
+            reason = not_in_corpus_reason(absent)
+        elif found.unnamed:
             reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
         elif not narrowed:
             reason = self.abstention.reason(plan, pool)
@@ -122,6 +130,8 @@ class SearchService:
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
             kept = self.retrieval.sort_dated(kept, plan.ordering, date_field)
+        if cited:
+            kept = in_cited_order(kept, cited)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
@@ -144,6 +154,22 @@ class SearchService:
             ),
             abstain_reason=reason,
         )
+
+    def as_lookup(self, request: SearchRequest) -> tuple[SearchRequest, tuple[int, ...], list[int]]:
+        """A request that cites registros as a search of those tesis only (no gate, no date
+        order: the asker named them), the registros cited, and the cited ones the store lacks
+        when it holds none of them (some found: those are the answer)."""
+        cited = cited_registros(request.query)
+        if not cited or request.filters.registros:
+            return request, (), []
+        stored = self.store.get_tesis(list(cited))
+        lookup = replace(
+            request,
+            filters=replace(request.filters, registros=cited),
+            gate=False,
+            temporal_mode="off",
+        )
+        return lookup, cited, [] if stored else list(cited)
 
     def scoped_to_named_materia(self, plan: Plan) -> tuple[Plan, MateriaIntent | None]:
         """A date-sorted question that names a branch of law ("el último criterio en materia
