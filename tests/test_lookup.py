@@ -1,4 +1,4 @@
-"""A question that cites a tesis by registro digital gets that tesis, over the bundled corpus."""
+"""A question that cites tesis by registro digital or clave gets them, over the bundled corpus."""
 
 from __future__ import annotations
 
@@ -44,7 +44,26 @@ def test_cited_tesis_come_in_the_order_cited_with_what_replaced_them_after(
 def test_a_registro_the_corpus_lacks_abstains_naming_it(bundled: Services) -> None:
     data = run_query(bundled, SEARCH, input={"query": "registro digital 9999999"})["search"]
     assert data["abstained"] and not data["hits"]
-    assert data["abstainReason"] == "El registro digital 9999999 no está en el corpus."
+    assert data["abstainReason"] == "No está en el corpus: registro digital 9999999."
+
+
+def test_a_clave_finds_its_tesis_however_it_is_written(bundled: Services) -> None:
+    for query in (
+        "jurisprudencia 2a./J. 64/2022",
+        "¿Qué dice la 2a/j 64/2022 (11a.) sobre la etapa conciliatoria?",
+    ):
+        assert set(registros(bundled, query)) == {2025756}, query
+    # a collegiate court's clave; its first chunk leads though others match the words better
+    result = bundled.search.search(SearchRequest(query="XXV.2o.4 L", top_k=5))
+    assert [(h.registro, h.passage.chunk.index) for h in result.hits][:1] == [(2024222, 0)]
+
+
+def test_a_clave_the_corpus_lacks_abstains_instead_of_answering_another_tesis(
+    bundled: Services,
+) -> None:
+    result = bundled.search.search(SearchRequest(query="jurisprudencia 2a./J. 12/2019", top_k=5))
+    assert result.abstained and not result.hits
+    assert result.abstain_reason == "No está en el corpus: tesis 2a./J. 12/2019."
 
 
 def test_a_number_in_a_question_s_story_leaves_it_a_question(bundled: Services) -> None:

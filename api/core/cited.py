@@ -1,18 +1,21 @@
-"""Tesis a question cites by its registro digital: a lookup, not a question (pure).
+"""Tesis a question cites by registro digital or by clave: a lookup, not a question (pure).
 
 A lawyer pastes "Registro digital: 2024502", or the SJF's link to a tesis, and expects that
 tesis, not the passages nearest in meaning to a number (a bare "2024502" matched no word and
 abstained; the link answered with an unrelated tesis). A number counts as a registro only
 when the question says so ("registro digital"), links to the SJF, or is nothing but the number
 and words that ask for a record ("tesis 2024502", "registro 160584"): "mi registro de marca
-654321" or "el expediente 1234567" stay questions.
+654321" or "el expediente 1234567" stay questions. A clave is the SJF's identifier of a tesis ("2a./J. 64/2022 (11a.)", "P. LXVI/2011
+(9a.)", "XXV.2o.4 L (11a.)"): a question that names one asks for that tesis, whatever else it
+says, and is read the way people write it (any spacing and case, with or without its época).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from api.core.text import fold
+from api.core.text import fold, fold_with_map
 
 _SJF_LINK = re.compile(r"sjf2?\.scjn\.gob\.mx/\S*?(\d{6,7})\b")  # on folded text
 _REGISTRO_DIGITAL = re.compile(
@@ -32,7 +35,7 @@ _REGISTRO_DIGITS = (6, 7)
 
 def cited_registros(question: str) -> tuple[int, ...]:
     """The registros ``question`` cites, in order, each once (``()`` for a question)."""
-    folded = fold(question)
+    folded = _CLAVE.sub(" ", fold(question))  # "registro 2024502 y la 2a./J. 12/2019"
     found = [m.group(1) for m in _SJF_LINK.finditer(folded)]
     found += [m.group(1) for m in _REGISTRO_DIGITAL.finditer(folded)]
     if not found:
@@ -43,13 +46,46 @@ def cited_registros(question: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(int(n) for n in found))
 
 
+# Claves on folded text: the Court's (1a., 2a., P.: "2a./j. 64/2022", "p. lxvi/2011"), a
+# collegiate court's ("xxv.2o.4 l", "i.3o.c. j/45 k") and a pleno's ("pr.a.c.cn. j/3 a").
+_CLAVE = re.compile(
+    r"\b(?:(?:1a|2a|p)\.?\s?(?:/\s?j\.?\s?)?(?:\d{1,4}|[lxvic]{1,8})\s?/\s?\d{2,4}"
+    r"|[ivxl]{1,6}\.\s?\d{1,2}o\.\s?(?:[a-z]{1,2}\.\s?)*(?:j\s?/\s?)?\d{1,4}\s?[a-z]{1,2}"
+    r"|p[rc]\.(?:[a-z]{1,4}\.)+\s?j\s?/\s?\d{1,4}\s?[a-z]{1,2})\b"
+    r"(?:\s?\(\s?\d{1,2}a\.?\s?\))?"
+)
+_EPOCA_SUFFIX = re.compile(r"\(\s?\d{1,2}a\.?\s?\)")
+
+
+def cited_claves(question: str) -> tuple[str, ...]:
+    """The claves ``question`` names, as written, each once."""
+    folded, source = fold_with_map(question)
+    found = (question[source[m.start()] : source[m.end() - 1] + 1] for m in _CLAVE.finditer(folded))
+    return tuple(dict.fromkeys(found))
+
+
+def without_epoca(clave: str) -> str:
+    """``clave`` without its época ("2a./J. 64/2022 (11a.)": "2a./J. 64/2022")."""
+    return _EPOCA_SUFFIX.sub("", clave).strip()
+
+
+def clave_key(clave: str) -> str:
+    """A clave as compared: folded, without its época and its spacing and dots
+    ("2a./J. 64/2022 (11a.)" and "2a/j 64/2022" are both "2a/j64/2022")."""
+    return re.sub(r"[^0-9a-z/]", "", fold(without_epoca(clave)))
+
+
+def clave_needle(clave: str) -> str:
+    """The longest run of digits and slashes in ``clave``'s key ("64/2022"), which any way of
+    writing it keeps: what a store can look for before comparing keys."""
+    return max(re.findall(r"[0-9/]+", clave_key(clave)), key=len, default="")
+
+
 def _is_registro(word: str) -> bool:
     return word.isdigit() and len(word) in _REGISTRO_DIGITS
 
 
-def not_in_corpus_reason(registros: list[int]) -> str:
-    """Why a lookup of ``registros`` abstains: the corpus does not hold them."""
-    listed = ", ".join(str(r) for r in registros)
-    noun = "El registro digital" if len(registros) == 1 else "Los registros digitales"
-    verb = "no está" if len(registros) == 1 else "no están"
-    return f"{noun} {listed} {verb} en el corpus."
+def not_in_corpus_reason(registros: Sequence[int], claves: Sequence[str] = ()) -> str:
+    """Why a lookup abstains: the corpus holds none of the tesis it cites."""
+    cited = [f"registro digital {r}" for r in registros] + [f"tesis {c}" for c in claves]
+    return f"No está en el corpus: {', '.join(cited)}."

@@ -121,6 +121,12 @@ class VectorStore(Protocol):
         """All chunks of one tesis in order."""
         ...
 
+    def find_claves(self, claves: Sequence[str]) -> dict[str, int]:
+        """The registro of the stored tesis each of ``claves`` names, keyed by the clave as
+        given; claves are compared by ``api.core.cited.clave_key`` (any spacing, case or
+        época), and one no tesis has is absent."""
+        ...
+
     def list_tesis(self, query: ListQuery) -> list[Tesis]:
         """Tesis sorted and paged as ``query`` says (see ``ListQuery``)."""
         ...

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from api.core.cited import clave_key, clave_needle
 from api.core.models import Candidate, Chunk, Filters, Passage, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.errors import StoreError
@@ -256,6 +257,19 @@ class EmbeddedStore:
         with self._file.guard("read tesis"):
             rows = self._rows_by(f"SELECT {TESIS_COLUMNS} FROM tesis", "registro", registros)
             return {row["registro"]: to_tesis(row) for row in rows}
+
+    def find_claves(self, claves: Sequence[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        with self._file.guard("read claves"):
+            for clave in claves:
+                key, needle = clave_key(clave), clave_needle(clave)
+                rows = self._db.execute(
+                    "SELECT registro, clave FROM tesis WHERE clave LIKE ?", (f"%{needle}%",)
+                )
+                match = next((r["registro"] for r in rows if clave_key(r["clave"]) == key), None)
+                if match is not None:
+                    found[clave] = match
+        return found
 
     def get_chunks(self, registro: int) -> list[Chunk]:
         with self._file.guard("read chunks"):

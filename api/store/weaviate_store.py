@@ -15,6 +15,7 @@ from weaviate.classes.query import Filter, MetadataQuery, Sort
 from weaviate.collections import Collection
 from weaviate.exceptions import WeaviateInsertManyAllFailedError
 
+from api.core.cited import clave_key, without_epoca
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import Vectors
 from api.errors import StoreError
@@ -58,6 +59,7 @@ logger = logging.getLogger(__name__)
 
 _PAGE = 200  # registros per request when fetching or deleting by registro
 _INSERT_BATCH = 500  # objects per insert_many call
+CLAVE_CANDIDATES = 20  # tesis whose clave has all the words of a cited one (then compared)
 
 
 def _vendor_errors(action: str) -> AbstractContextManager[None]:
@@ -227,6 +229,25 @@ class WeaviateStore(WeaviateResource):
         """Notes for the given registros; registros without a note are absent."""
         found = self._fetch_by_registro(VALIDITY, registros, "validity lookup")
         return {int(p["registro"]): _to_validity(p) for p in found}
+
+    def find_claves(self, claves: Sequence[str]) -> dict[str, int]:
+        """Registros by clave: the clave's words (word tokenization: "2a", "j", "64", "2022")
+        find the candidates, its key picks the one it names."""
+        collection = self._collection(TESIS)
+        found: dict[str, int] = {}
+        with _vendor_errors("clave lookup"):
+            for clave in claves:
+                result = collection.query.fetch_objects(
+                    filters=Filter.by_property("clave").equal(without_epoca(clave)),
+                    limit=CLAVE_CANDIDATES,
+                    return_properties=["registro", "clave"],
+                )
+                key = clave_key(clave)
+                for obj in result.objects:
+                    if clave_key(str(obj.properties.get("clave") or "")) == key:
+                        found[clave] = int(obj.properties["registro"])
+                        break
+        return found
 
     def get_chunks(self, registro: int) -> list[Chunk]:
         """All chunks of one tesis in order."""

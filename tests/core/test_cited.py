@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from api.core.cited import cited_registros, not_in_corpus_reason
+from api.core.cited import (
+    cited_claves,
+    cited_registros,
+    clave_key,
+    clave_needle,
+    not_in_corpus_reason,
+)
 
 
 @pytest.mark.parametrize(
@@ -41,6 +47,35 @@ def test_a_number_in_a_question_is_not_a_lookup(question: str) -> None:
     assert cited_registros(question) == ()
 
 
-def test_the_reason_names_the_registros_the_corpus_lacks() -> None:
-    assert not_in_corpus_reason([9999999]) == "El registro digital 9999999 no está en el corpus."
-    assert "Los registros digitales 1, 2 no están" in not_in_corpus_reason([1, 2])
+@pytest.mark.parametrize(
+    ("question", "claves"),
+    [
+        ("jurisprudencia 2a./J. 64/2022", ("2a./J. 64/2022",)),
+        ("¿Qué dice la 2a/j 64/2022 (11a.) sobre la conciliación?", ("2a/j 64/2022 (11a.)",)),
+        ("P. LXVI/2011 (9a.)", ("P. LXVI/2011 (9a.)",)),
+        ("la tesis I.3o.C. J/45 K", ("I.3o.C. J/45 K",)),
+        ("XXV.2o.4 L (11a.) y 1a./J. 78/2005", ("XXV.2o.4 L (11a.)", "1a./J. 78/2005")),
+        ("PR.A.C.CN. J/3 A (12a.)", ("PR.A.C.CN. J/3 A (12a.)",)),
+        ("en la página 12/2020 del expediente 123/2020", ()),
+        ("amparo en revisión 1234/2019", ()),
+    ],
+)
+def test_claves_are_found_as_written(question: str, claves: tuple[str, ...]) -> None:
+    assert cited_claves(question) == claves
+
+
+def test_a_clave_is_compared_without_spacing_case_or_epoca() -> None:
+    assert clave_key("2a./J. 64/2022 (11a.)") == clave_key("2a/j 64/2022") == "2a/j64/2022"
+    assert clave_key("2a./J. 164/2022") != clave_key("2a./J. 64/2022")
+    assert clave_needle("2a./J. 64/2022 (11a.)") == "64/2022"  # not the época's 11
+
+
+def test_the_numbers_of_a_clave_are_not_registros() -> None:
+    assert cited_registros("registro 2024502 y la 2a./J. 12/2019") == (2024502,)
+
+
+def test_the_reason_names_what_the_corpus_lacks() -> None:
+    assert not_in_corpus_reason([9999999]) == "No está en el corpus: registro digital 9999999."
+    assert not_in_corpus_reason([1], ["2a./J. 12/2019"]) == (
+        "No está en el corpus: registro digital 1, tesis 2a./J. 12/2019."
+    )

@@ -93,6 +93,10 @@ class FlakyStore:
         self._enter("get_chunks")
         return self.inner.get_chunks(registro)
 
+    def find_claves(self, claves: Sequence[str]) -> dict[str, int]:
+        self._enter("find_claves")
+        return self.inner.find_claves(claves)
+
     def list_tesis(self, query: ListQuery) -> list[Tesis]:
         self._enter("list_tesis")
         return self.inner.list_tesis(query)

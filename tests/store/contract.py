@@ -32,6 +32,7 @@ def entry(
     texts: list[str] | None = None,
     fecha: date | None = None,
     fingerprint: str = "v1",
+    clave: str = "",
 ) -> TesisEntry:
     texts = texts or [f"texto {registro} parte {i}" for i in range(len(vectors))]
     tesis = Tesis(
@@ -44,7 +45,7 @@ def entry(
         materias=materias,
         instancia="Tribunales Colegiados de Circuito",
         organo="PRIMER TRIBUNAL",
-        clave="",
+        clave=clave,
         fecha=fecha,
     )
     chunks = [
@@ -183,6 +184,18 @@ class StoreContract:
         assert passage.materias == ("Común", "Constitucional")
         assert passage.fecha == date(2015, 3, 6)
         assert passage.chunk.text == "interés legítimo en el amparo indirecto"
+
+    def test_find_claves_reads_a_clave_as_people_write_it(self, store: VectorStore) -> None:
+        store.upsert(
+            [
+                entry(1, 2022, [unit(1, 0, 0, 0)], clave="2a./J. 64/2022 (11a.)"),
+                entry(2, 2022, [unit(0, 1, 0, 0)], clave="2a./J. 164/2022 (11a.)"),
+                entry(3, 2021, [unit(0, 0, 1, 0)], clave="XXV.2o.4 L (11a.)"),
+            ]
+        )
+        asked = ["2a/j 64/2022", "XXV.2O.4 L", "2a./J. 12/2019"]
+        assert store.find_claves(asked) == {"2a/j 64/2022": 1, "XXV.2O.4 L": 3}
+        assert store.find_claves([]) == {}
 
     def test_get_tesis_roundtrips_the_record(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)

@@ -287,6 +287,17 @@ def test_fingerprints_fetch_tesis_by_registro(store, grpc_mock) -> None:
     assert leaves(request.filters) == {("registro", "CONTAINS_ANY"): [1, 2]}
 
 
+def test_find_claves_asks_for_the_clave_s_words_and_compares_keys(store, grpc_mock) -> None:
+    grpc_mock.replies["Search"] = search_reply(
+        {"registro": 2, "clave": "2a./J. 164/2022 (11a.)"},  # shares the words 2a, j, 2022
+        {"registro": 1, "clave": "2a./J. 64/2022 (11a.)"},
+    )
+    assert store.find_claves(["2a/j 64/2022 (11a.)"]) == {"2a/j 64/2022 (11a.)": 1}
+    request = grpc_mock.requests("Search")[-1]
+    assert request.collection == "TestTesis"
+    assert leaves(request.filters) == {("clave", "EQUAL"): "2a/j 64/2022"}  # without its época
+
+
 # --- writes
 
 

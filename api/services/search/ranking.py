@@ -51,12 +51,19 @@ def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
     return [h.ranked(i, h.rank_without_recency) for i, h in enumerate(firsts.values(), start=1)]
 
 
-def in_cited_order(hits: list[Hit], cited: tuple[int, ...]) -> list[Hit]:
-    """A lookup's hits as the asker cited the tesis: each from its first chunk, in the order
-    cited; any other (a criterion that replaced one) after them, in the order given."""
+def in_cited_order(hits: list[Hit], cited: tuple[int, ...], cap: int) -> list[Hit]:
+    """A lookup's hits as the asker cited the tesis: the first ``cap`` chunks of each, in
+    their order, the tesis in the order cited; any other (a criterion that replaced one) after
+    them, in the order given. Ranks are renumbered."""
     seen: dict[int, int] = {}
     for hit in hits:
         seen.setdefault(hit.registro, len(cited) + len(seen))
     order = {**seen, **{r: i for i, r in enumerate(cited)}}
     ordered = sorted(hits, key=lambda h: (order[h.registro], h.passage.chunk.index))
-    return [h.ranked(i, h.rank_without_recency) for i, h in enumerate(ordered, start=1)]
+    per_tesis: dict[int, int] = {}
+    kept = []
+    for hit in ordered:
+        per_tesis[hit.registro] = per_tesis.get(hit.registro, 0) + 1
+        if per_tesis[hit.registro] <= cap:
+            kept.append(hit)
+    return [h.ranked(i, h.rank_without_recency) for i, h in enumerate(kept, start=1)]

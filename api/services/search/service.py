@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from api.core.cited import cited_registros, not_in_corpus_reason
+from api.core.cited import cited_claves, cited_registros, not_in_corpus_reason
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
@@ -95,7 +95,7 @@ class SearchService:
         pool, narrowed = found.pool, found.narrowed
         reason: str | None = None
         if absent:
-            reason = not_in_corpus_reason(absent)
+            reason = absent
         elif found.unnamed:
             reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
         elif not narrowed:
@@ -120,7 +120,9 @@ class SearchService:
         )
         hits = on_topic_with_replacement(hits)
         plain = relevance_ranking(hits, plan.cap, request.top_k)
-        hits = self.order(plan, hits, date_field)
+        hits = (
+            in_cited_order(hits, cited, plan.cap) if cited else self.order(plan, hits, date_field)
+        )
         materia = named or detect_materia(
             request.query,
             request.filters.materias,
@@ -130,8 +132,6 @@ class SearchService:
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
             kept = self.retrieval.sort_dated(kept, plan.ordering, date_field)
-        if cited:
-            kept = in_cited_order(kept, cited)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
@@ -155,21 +155,25 @@ class SearchService:
             abstain_reason=reason,
         )
 
-    def as_lookup(self, request: SearchRequest) -> tuple[SearchRequest, tuple[int, ...], list[int]]:
-        """A request that cites registros as a search of those tesis only (no gate, no date
-        order: the asker named them), the registros cited, and the cited ones the store lacks
-        when it holds none of them (some found: those are the answer)."""
-        cited = cited_registros(request.query)
-        if not cited or request.filters.registros:
-            return request, (), []
-        stored = self.store.get_tesis(list(cited))
+    def as_lookup(self, request: SearchRequest) -> tuple[SearchRequest, tuple[int, ...], str]:
+        """A request that cites tesis by registro or clave as a search of those tesis only (no
+        gate, no date order, no reform rules: the asker named them), the registros cited, and why it abstains
+        when the store holds none of them ("" otherwise: those it holds are the answer)."""
+        registros, claves = cited_registros(request.query), cited_claves(request.query)
+        if not (registros or claves) or request.filters.registros:
+            return request, (), ""
+        held = self.store.get_tesis(list(registros)) if registros else {}
+        stored = [r for r in registros if r in held]
+        by_clave = self.store.find_claves(claves) if claves else {}
+        cited = tuple(dict.fromkeys([*stored, *by_clave.values()]))
         lookup = replace(
             request,
-            filters=replace(request.filters, registros=cited),
+            filters=replace(request.filters, registros=cited or registros),
             gate=False,
             temporal_mode="off",
+            apply_rules=False,
         )
-        return lookup, cited, [] if stored else list(cited)
+        return lookup, cited, "" if cited else not_in_corpus_reason(registros, claves)
 
     def scoped_to_named_materia(self, plan: Plan) -> tuple[Plan, MateriaIntent | None]:
         """A date-sorted question that names a branch of law ("el último criterio en materia
