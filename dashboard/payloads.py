@@ -43,6 +43,7 @@ class Intent(TypedDict):
     recencyWeight: float
     topic: list[str]
     language: str
+    cited: list[int]
 
 
 class TesisFields(TypedDict):

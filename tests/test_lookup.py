@@ -9,8 +9,13 @@ from tests.conftest import run_query
 SEARCH = """
 query S($input: SearchInput!) {
   search(input: $input) {
-    ... on SearchPayload { abstained abstainReason hits { registro rank } }
+    ... on SearchPayload { abstained abstainReason hits { registro rank } intent { cited } }
   }
+}
+"""
+CHAT = """
+query C($input: ChatInput!) {
+  chat(input: $input) { ... on ChatPayload { answer references { number registro } } }
 }
 """
 
@@ -72,3 +77,19 @@ def test_a_number_in_a_question_s_story_leaves_it_a_question(bundled: Services) 
     )
     assert result.hits and result.intent.route == "relevance"
     assert len({h.registro for h in result.hits}) > 1
+
+
+def test_the_intent_names_the_cited_tesis_and_a_question_cites_none(bundled: Services) -> None:
+    lookup = run_query(bundled, SEARCH, input={"query": "tesis 2024502 y la P. LXVI/2011"})
+    assert lookup["search"]["intent"]["cited"] == [2024502, 160584]
+    question = run_query(bundled, SEARCH, input={"query": "¿Qué es el interés jurídico?"})
+    assert question["search"]["intent"]["cited"] == []
+
+
+def test_chat_answers_a_lookup_with_the_cited_tesis_text(bundled: Services) -> None:
+    """Without an LLM the sentences nearest to "¿Qué dice la P. LXVI/2011?" came from the
+    criterion that replaced it, and the cited tesis went unquoted: a lookup transcribes."""
+    data = run_query(bundled, CHAT, input={"question": "¿Qué dice la P. LXVI/2011?"})["chat"]
+    assert [r["registro"] for r in data["references"]][:1] == [160584]
+    assert "transcripción literal" in data["answer"]
+    assert "[1] CRITERIOS EMITIDOS POR LA CORTE INTERAMERICANA" in data["answer"]

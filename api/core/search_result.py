@@ -27,6 +27,7 @@ class SearchIntent:
     topic: tuple[str, ...] = ()
     language: Language = "es"
     date_field: str | None = None  # the extra date a date-sorted question used
+    cited: tuple[int, ...] = ()  # registros the question cited by registro or clave (a lookup)
 
     @property
     def date_order(self) -> Literal["earliest", "latest"] | None:

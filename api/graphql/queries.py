@@ -41,6 +41,10 @@ class Intent:
     recency_weight: float
     topic: list[str] = strawberry.field(description="Topic terms of an ordering question.")
     language: str = strawberry.field(description="es, en, mixed or unknown.")
+    cited: list[int] = strawberry.field(
+        description="Registros the question cited by registro digital or clave: a lookup, "
+        "answered with those tesis in the order cited."
+    )
 
     @classmethod
     def from_core(cls, intent: SearchIntent, recency_weight: float) -> Intent:
@@ -56,6 +60,7 @@ class Intent:
             recency_weight=recency_weight,
             topic=list(intent.topic),
             language=intent.language,
+            cited=list(intent.cited),
         )
 
 

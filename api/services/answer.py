@@ -123,8 +123,9 @@ class _Prepared:
         refs: Sequence[Reference],
         scorer: SentenceScorer | None = None,
         date_order: DateOrder | None = None,
+        full_text: bool = False,
     ) -> _Prepared:
-        full = wants_full_text(question)
+        full = full_text or wants_full_text(question)
         return cls(
             question,
             tuple(refs),
@@ -186,11 +187,16 @@ class Answerer:
     scorer: SentenceScorer | None = None
 
     def answer(
-        self, question: str, refs: Sequence[Reference], date_order: DateOrder | None = None
+        self,
+        question: str,
+        refs: Sequence[Reference],
+        date_order: DateOrder | None = None,
+        full_text: bool = False,
     ) -> Answer:
         """Ask the LLM with the references as context; the extractive answer on failure.
-        ``date_order``: the search sorted the references by date (the first one answers)."""
-        prep = _Prepared.of(question, refs, self.scorer, date_order)
+        ``date_order``: the search sorted the references by date (the first one answers).
+        ``full_text``: answer with the documents' text, as for "texto completo" (a lookup)."""
+        prep = _Prepared.of(question, refs, self.scorer, date_order, full_text)
         if self.llm is None or not prep.refs:
             return prep.fallback(None)
         try:
@@ -204,7 +210,11 @@ class Answerer:
         return prep.generated(raw, shown, self.llm.model_id, None)
 
     def stream(
-        self, question: str, refs: Sequence[Reference], date_order: DateOrder | None = None
+        self,
+        question: str,
+        refs: Sequence[Reference],
+        date_order: DateOrder | None = None,
+        full_text: bool = False,
     ) -> Iterator[StreamEvent]:
         """Seed 001's event order: references, then answer deltas, then the citation check.
 
@@ -219,7 +229,7 @@ class Answerer:
         unusable after text was sent (it cites only phantom numbers), a final
         ``("replace", text)`` event carries the extractive answer that replaces everything sent.
         """
-        prep = _Prepared.of(question, refs, self.scorer, date_order)
+        prep = _Prepared.of(question, refs, self.scorer, date_order, full_text)
         yield ("references", prep.refs)
         replaced = False
         if self.llm is None or not prep.refs:

@@ -80,7 +80,8 @@ class ChatService:
         log_references(request.question, refs)
         records = self.search.store.get_tesis([r.registro for r in refs]) if refs else {}
         refs = [with_record(r, records.get(r.registro)) for r in refs]
-        full_text = wants_full_text(request.question)
+        # a lookup ("¿Qué dice la 2a./J. 64/2022?") asks for what the cited tesis say
+        full_text = wants_full_text(request.question) or bool(result.intent.cited)
         store = self.search.store
         if full_text:
             refs = [with_all_chunks(r, store.get_chunks(r.registro)) for r in refs]
@@ -112,7 +113,10 @@ class ChatService:
         if prepared.search.abstain_reason is not None:
             return prepared, abstention(prepared.search.abstain_reason)
         answer = self.answerer().answer(
-            request.question, prepared.references, prepared.search.intent.date_order
+            request.question,
+            prepared.references,
+            prepared.search.intent.date_order,
+            prepared.full_text,
         )
         return prepared, answer
 
@@ -121,7 +125,10 @@ class ChatService:
         if prepared.search.abstain_reason is not None:
             return prepared, abstention_events(abstention(prepared.search.abstain_reason))
         events = self.answerer().stream(
-            request.question, prepared.references, prepared.search.intent.date_order
+            request.question,
+            prepared.references,
+            prepared.search.intent.date_order,
+            prepared.full_text,
         )
         return prepared, events
 

@@ -33,6 +33,9 @@ def intent_summary(intent: Intent | None) -> None:
     ]
     words = [f"{kind}: «{', '.join(t)}»" for kind, t in triggers if t]
     notes = [f"Ordenación: {INTENT_MODES.get(intent.get('mode') or '', intent.get('mode'))}."]
+    if cited := intent.get("cited"):
+        listed = ", ".join(str(r) for r in cited)
+        notes.insert(0, f"Búsqueda por registro o clave: {listed}, en el orden citado.")
     if source := intent.get("materiaSource"):
         notes.append(f"Materia tomada de: {SOURCES.get(source, source)}.")
     if intent.get("rulesApplied"):

@@ -116,6 +116,7 @@ INTENT = {
     "recencyWeight": 0.5,
     "topic": ["pensión", "alimentos"],
     "language": "es",
+    "cited": [],
 }
 DISCARDED = [
     {

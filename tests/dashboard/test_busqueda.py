@@ -52,6 +52,17 @@ def test_breakdown_intent_discarded_and_comparison(api: FakeApi, page) -> None:
     assert "Entran con recencia: 0" in shown
 
 
+def test_a_lookup_says_which_tesis_were_cited(api: FakeApi, page) -> None:
+    payload = canned.search_payload()
+    api.root["search"] = lambda *a, **k: {
+        **payload,
+        "intent": {**canned.INTENT, "mode": "relevance", "cited": [2024502, 160584]},
+    }
+    at = _search(page("busqueda"), "tesis 2024502 y 160584")
+    assert not at.exception and not at.error and not api.errors
+    assert "Búsqueda por registro o clave: 2024502, 160584, en el orden citado." in texts(at)
+
+
 def test_a_moved_weight_is_sent(api: FakeApi, page) -> None:
     at = page("busqueda")
     at.run()

@@ -151,6 +151,7 @@ class SearchService:
                 topic=topic,
                 language=plan.language,
                 date_field=date_field,
+                cited=cited,
             ),
             abstain_reason=reason,
         )
