@@ -44,6 +44,7 @@ class Intent(TypedDict):
     topic: list[str]
     language: str
     cited: list[int]
+    namedFilters: list[str]
 
 
 class TesisFields(TypedDict):

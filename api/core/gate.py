@@ -113,6 +113,9 @@ class QuerySignals:
     best_similarity: float | None
 
 
+NOTHING_UNDER_FILTERS = "No hay tesis que cumplan los filtros."
+
+
 def null_language(language: Language) -> str:
     """Which null set calibrates a question: English ones for English and mixed questions."""
     return "en" if language in ("en", "mixed") else "es"
@@ -129,7 +132,7 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
     if signals.terms == 0:
         return "La pregunta no contiene palabras que buscar."
     if signals.best_similarity is None:
-        return "No hay tesis que cumplan los filtros."
+        return NOTHING_UNDER_FILTERS
     if not signals.matched and signals.language == "unknown":  # no word of any language
         return "Ninguna palabra de la pregunta aparece en los documentos del corpus."
     if signals.best_similarity < floor:

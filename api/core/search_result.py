@@ -28,6 +28,7 @@ class SearchIntent:
     language: Language = "es"
     date_field: str | None = None  # the extra date a date-sorted question used
     cited: tuple[int, ...] = ()  # registros the question cited by registro or clave (a lookup)
+    named_filters: tuple[str, ...] = ()  # words a date-sorted question named filters with
 
     @property
     def date_order(self) -> Literal["earliest", "latest"] | None:

@@ -46,6 +46,11 @@ class Intent:
         "answered with those tesis in the order cited."
     )
 
+    named_filters: list[str] = strawberry.field(
+        description="Words of a first/latest question read as filters (an época, a year, a kind "
+        "of tesis, a court: «décima época», «de 1980», «tesis aislada»)."
+    )
+
     @classmethod
     def from_core(cls, intent: SearchIntent, recency_weight: float) -> Intent:
         return cls(
@@ -61,6 +66,7 @@ class Intent:
             topic=list(intent.topic),
             language=intent.language,
             cited=list(intent.cited),
+            named_filters=list(intent.named_filters),
         )
 
 

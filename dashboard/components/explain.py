@@ -30,6 +30,7 @@ def intent_summary(intent: Intent | None) -> None:
         ("materia", intent.get("materiaTriggers")),
         ("temporal", intent.get("temporalTriggers")),
         ("tema", intent.get("topic")),
+        ("filtros", intent.get("namedFilters")),
     ]
     words = [f"{kind}: «{', '.join(t)}»" for kind, t in triggers if t]
     notes = [f"Ordenación: {INTENT_MODES.get(intent.get('mode') or '', intent.get('mode'))}."]

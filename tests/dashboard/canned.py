@@ -117,6 +117,7 @@ INTENT = {
     "topic": ["pensión", "alimentos"],
     "language": "es",
     "cited": [],
+    "namedFilters": [],
 }
 DISCARDED = [
     {

@@ -9,8 +9,10 @@ from api.core.acronyms import spelled_out
 from api.core.fusion import RetrievalMode
 from api.core.glossary import coverage, reads_as_english, translate_terms, translations
 from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
+from api.core.intent.named_filters import NamedFilters, named_filters
 from api.core.language import Language, detect_language
 from api.core.lay_terms import legal_readings, legal_terms
+from api.core.models import Filters
 from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
 from api.core.search_result import Route
@@ -46,6 +48,7 @@ class Plan:
     # terms ("tiempo extraordinario": "horas extras")
     translated_topics: tuple[tuple[str, ...], ...] = ()
     glossary_terms: str = ""  # an English question's legal terms in Spanish (glossary)
+    named_filters: tuple[str, ...] = ()  # words an ordering question named filters with
 
 
 def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
@@ -54,10 +57,15 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
     if request.ordering is not None:
         temporal = TemporalIntent(request.ordering, temporal.triggers)
-    topic = tuple(topic_terms(request.query, temporal.triggers)) if temporal.kind else ()
     ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
+    # "la primera tesis de la Décima Época": an ordering under a filter, whose words are no topic
+    named = named_filters(request.query) if ordering is not None else NamedFilters()
+    said = temporal.triggers + named.phrases
+    topic = tuple(topic_terms(request.query, said)) if temporal.kind else ()
     if temporal.kind == "current" and not topic:  # "the current project": the newest one
         ordering = "latest"
+    if named:
+        request = replace(request, filters=with_named_filters(request.filters, named))
     route: Route = "relevance"
     if ordering is not None:
         route = "blend" if request.temporal_mode == "blend" else "date_sorted"
@@ -114,6 +122,7 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         topic=topic if route == "date_sorted" else (),
         translated_topics=translated_topics if route == "date_sorted" else (),
         glossary_terms=spanish,
+        named_filters=named.phrases,
     )
 
 
@@ -126,13 +135,32 @@ def scoped_to_materia(plan: Plan, materia: str, phrase: str) -> Plan:
     """``plan`` filtered to ``materia``, the question's words for it (``phrase``, "materia
     penal", "labor matters") out of its topic: the question asked for a branch of law, not for
     documents that say its name."""
-    said = set(lemmas(f"{phrase} {translate_terms(phrase)} materia materias {materia}"))
     filters = replace(plan.request.filters, materias=(materia,))
+    return scoped(plan, filters, f"{phrase} materia materias {materia}")
+
+
+def scoped(plan: Plan, filters: Filters, said: str) -> Plan:
+    """``plan`` under ``filters``, the words in ``said`` (and their glossary Spanish) out of its
+    topic: they named the filters, not what the documents are about."""
+    words = set(lemmas(f"{said} {translate_terms(said)}"))
     return replace(
         plan,
         request=replace(plan.request, filters=filters),
-        topic=tuple(t for t in plan.topic if t not in said),
+        topic=tuple(t for t in plan.topic if t not in words),
         translated_topics=tuple(
-            tuple(t for t in topic if t not in said) for topic in plan.translated_topics
+            tuple(t for t in topic if t not in words) for topic in plan.translated_topics
         ),
+    )
+
+
+def with_named_filters(filters: Filters, named: NamedFilters) -> Filters:
+    """``filters`` plus what a question named, where the request set nothing."""
+    years = filters.anio_min is None and filters.anio_max is None
+    return replace(
+        filters,
+        epocas=filters.epocas or named.epocas,
+        anio_min=named.anio_min if years else filters.anio_min,
+        anio_max=named.anio_max if years else filters.anio_max,
+        tipo=filters.tipo or named.tipo,
+        instancia=filters.instancia or named.instancia,
     )

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from api.core.cited import cited_claves, cited_registros, not_in_corpus_reason
 from api.core.fusion import ScaleFloor, merge_candidates
-from api.core.gate import unnamed_topic_reason
+from api.core.gate import NOTHING_UNDER_FILTERS, unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
 from api.core.language import Language
 from api.core.models import Candidate, Hit
@@ -100,6 +100,8 @@ class SearchService:
             reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
         elif not narrowed:
             reason = self.abstention.reason(plan, pool)
+        elif not pool and plan.route == "date_sorted":  # "la primera tesis de la Quinta Época"
+            reason = NOTHING_UNDER_FILTERS
         if reason is not None:
             pool = []
         statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
@@ -152,6 +154,7 @@ class SearchService:
                 language=plan.language,
                 date_field=date_field,
                 cited=cited,
+                named_filters=plan.named_filters,
             ),
             abstain_reason=reason,
         )

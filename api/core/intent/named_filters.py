@@ -1,0 +1,166 @@
+"""Metadata a first/latest question names: an época, a year, a kind of tesis, a court (pure).
+
+"La primera tesis de la Décima Época", "la tesis más reciente de 1980", "la última tesis
+aislada", "the latest ruling by the collegiate courts": these ask for the earliest or latest
+tesis *under a filter*, not for documents that say "época", "1980" or "aislada" (none does, and
+the date order abstained or answered from another época). ``named_filters`` reads them as
+``Filters`` fields and returns the words that named them, which leave the topic.
+
+A chamber (*la Segunda Sala*, *el Pleno*) is not read: the filters know the instancia (the
+Court) and not the chamber, and the Court's latest tesis may be the Pleno's. A year counts
+only right after what it dates (see ``_YEARS``), a court only as the author, and "jurisprudencia"
+alone stays the corpus's noun (people say it for any tesis): only *tesis de jurisprudencia* or
+*jurisprudencia firme* ask for the kind.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from api.core.epocas import canonical_epoca
+from api.core.intent.matching import Match, surface
+from api.core.models import TesisTipo
+from api.core.text import fold_with_map
+
+T = TypeVar("T")
+SCJN = "Suprema Corte de Justicia de la Nación"
+COLEGIADOS = "Tribunales Colegiados de Circuito"
+PLENOS_REGIONALES = "Plenos Regionales"
+
+
+@dataclass(frozen=True, slots=True)
+class NamedFilters:
+    """What a question names, as filter values, and the words that named each."""
+
+    epocas: tuple[str, ...] = ()
+    anio_min: int | None = None
+    anio_max: int | None = None
+    tipo: TesisTipo | None = None
+    instancia: str | None = None
+    phrases: tuple[str, ...] = field(default=())
+
+    def __bool__(self) -> bool:
+        return bool(self.phrases)
+
+
+_ORDINAL = (
+    r"primera|segunda|tercera|cuarta|quinta|sexta|septima|octava|novena|decima|undecima|"
+    r"duodecima|\d{1,2}a\.?"
+)
+_EN_ORDINALS = {
+    "fifth": "5",
+    "sixth": "6",
+    "seventh": "7",
+    "eighth": "8",
+    "ninth": "9",
+    "tenth": "10",
+    "eleventh": "11",
+    "twelfth": "12",
+}
+_EPOCA = re.compile(rf"\b({_ORDINAL})\s+epoca\b|\b({'|'.join(_EN_ORDINALS)})\s+(?:epoch|era)\b")
+# A year, a range or a bound filters only right after what it dates: a document noun, an
+# ordering word or a participle ("la tesis más reciente de 1980", "the first ruling before
+# 1980", "publicada en 2024"), not inside a description ("la reforma minera y de aguas de
+# 2023", "la Ley de Amparo de 2013").
+_DATED = (
+    r"(?:tesis|criterios?|jurisprudencias?|precedentes?|rulings?|thes[ie]s|decisions?|"
+    r"repositorios?|repositor(?:y|ies)|repos?|proyectos?|projects?|recientes?|antigu[oa]s?|viej[oa]s?|nuev[oa]s?|"
+    r"ultim[oa]s?|primer[oa]?s?|latest|newest|earliest|oldest|first|last|recent|"
+    r"publicad[oa]s?|emitid[oa]s?|dictad[oa]s?|published|issued|decided|created|made)"
+)
+_Y = r"(?:1[89]\d\d|20\d\d)"
+_YEARS = re.compile(
+    rf"\b{_DATED}\s+(?P<when>"
+    rf"(?:entre|between|de|from)\s+(?P<low>{_Y})\s+(?:y|a|and|to)\s+(?P<high>{_Y})"
+    rf"|(?:antes de|before|prior to)\s+(?P<before>{_Y})"
+    rf"|(?:despues de|after)\s+(?P<after>{_Y})"
+    rf"|(?:a partir de|desde|since)\s+(?P<since>{_Y})"
+    rf"|(?:de|del|en|in|from|of|del ano)\s+(?P<year>{_Y}))\b"
+)
+_TIPO: tuple[tuple[re.Pattern[str], TesisTipo], ...] = (
+    (re.compile(r"\btesis\s+aisladas?\b|\bisolated\s+(?:thes[ie]s|rulings?)\b"), "Aislada"),
+    (
+        re.compile(
+            r"\btesis\s+de\s+jurisprudencia\b|\bjurisprudencias?\s+(?:firmes?|obligatorias?)\b"
+            r"|\bbinding\s+precedents?\b"
+        ),
+        "Jurisprudencia",
+    ),
+)
+
+
+def _court(names: str) -> re.Pattern[str]:
+    """A court as the author: after "de/by/from" ("la tesis más reciente de los tribunales
+    colegiados"), or before what it issued ("Supreme Court rulings"), not as a subject ("the
+    latest ruling on collegiate courts")."""
+    return re.compile(
+        rf"\b(?:de(?:l| la| las| los)?|by(?: the)?|from(?: the)?)\s+(?P<court>{names})\b"
+        rf"|\b(?P<issuer>{names})(?:'s)?\s+(?:jurisprudence|rulings?|thes[ie]s|case law|"
+        r"precedents?|decisions?)\b"
+    )
+
+
+_INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
+    (_court(r"plenos?\s+regionale?s?|regional\s+plenar(?:y|ies)"), PLENOS_REGIONALES),
+    (
+        _court(r"tribunal(?:es)?\s+colegiados?(?:\s+de\s+circuito)?|collegiate\s+courts?"),
+        COLEGIADOS,
+    ),
+    (
+        _court(
+            r"suprema\s+corte(?:\s+de\s+justicia(?:\s+de\s+la\s+nacion)?)?|scjn|supreme\s+court"
+        ),
+        SCJN,
+    ),
+)
+
+
+def named_filters(question: str) -> NamedFilters:
+    """The filters ``question`` names and the words that name them (empty: none)."""
+    folded, source = fold_with_map(question)
+    found_epocas: list[re.Match[str]] = []
+    epocas: list[str] = []
+    for found in _EPOCA.finditer(folded):
+        name = canonical_epoca(found.group(1) or _EN_ORDINALS[found.group(2)])
+        if name and name not in epocas:
+            epocas.append(name)
+            found_epocas.append(found)
+    spans: list[tuple[int, int]] = [m.span() for m in found_epocas]
+    anio_min, anio_max = None, None
+    if years := _YEARS.search(folded):
+        anio_min, anio_max = _bounds(years)
+        spans.append(years.span("when"))
+    tipo, kind = _first(_TIPO, folded)
+    instancia, court = _first(_INSTANCIA, folded)
+    if kind is not None:
+        spans.append(kind.span())
+    if court is not None:
+        spans.append(court.span("court") if court.group("court") else court.span("issuer"))
+    phrases = tuple(surface(question, source, Match(a, b, "")) for a, b in spans)
+    return NamedFilters(tuple(epocas), anio_min, anio_max, tipo, instancia, phrases)
+
+
+def _bounds(years: re.Match[str]) -> tuple[int | None, int | None]:
+    """The least and greatest year a ``_YEARS`` match allows."""
+    if years.group("low"):
+        low, high = sorted((int(years.group("low")), int(years.group("high"))))
+        return low, high
+    if years.group("before"):
+        return None, int(years.group("before")) - 1
+    if years.group("after"):
+        return int(years.group("after")) + 1, None
+    if years.group("since"):
+        return int(years.group("since")), None
+    return int(years.group("year")), int(years.group("year"))
+
+
+def _first(
+    table: tuple[tuple[re.Pattern[str], T], ...], folded: str
+) -> tuple[T | None, re.Match[str] | None]:
+    """The value of the first pattern of ``table`` found in ``folded``, and where."""
+    for pattern, value in table:
+        if found := pattern.search(folded):
+            return value, found
+    return None, None

@@ -1,0 +1,56 @@
+"""Which words of a first/latest question name filters (época, years, kind, court)."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.core.intent.named_filters import COLEGIADOS, SCJN, named_filters
+
+
+@pytest.mark.parametrize(
+    ("question", "fields", "phrases"),
+    [
+        ("la primera tesis de la Décima Época", {"epocas": ("Décima Época",)}, ("décima época",)),
+        ("la tesis más antigua de la 9a. Época", {"epocas": ("Novena Época",)}, ("9a. época",)),
+        ("the first thesis of the Eleventh Epoch", {"epocas": ("Undécima Época",)}, None),
+        ("la tesis más reciente de 1980", {"anio_min": 1980, "anio_max": 1980}, ("de 1980",)),
+        ("¿Cuál es la tesis más reciente publicada en 2024?", {"anio_min": 2024}, ("en 2024",)),
+        ("la primera tesis entre 1975 y 1980 sobre huelga", {"anio_max": 1980}, None),
+        ("the earliest ruling before 1980 on strikes", {"anio_max": 1979}, ("before 1980",)),
+        ("el primer criterio después de 2011 sobre tratados", {"anio_min": 2012}, None),
+        ("the first ruling since 2011 on treaties", {"anio_min": 2011}, ("since 2011",)),
+        ("the first repository of 2020", {"anio_min": 2020, "anio_max": 2020}, None),
+        ("el primer repositorio de 2020", {"anio_min": 2020, "anio_max": 2020}, None),
+        ("la última tesis aislada", {"tipo": "Aislada"}, ("tesis aislada",)),
+        ("the most recent isolated ruling on amparo", {"tipo": "Aislada"}, None),
+        ("la tesis de jurisprudencia más reciente", {"tipo": "Jurisprudencia"}, None),
+        ("lo último de los tribunales colegiados", {"instancia": COLEGIADOS}, None),
+        ("latest Supreme Court rulings on amparo", {"instancia": SCJN}, ("supreme court",)),
+        ("la tesis más reciente de la Suprema Corte", {"instancia": SCJN}, ("suprema corte",)),
+    ],
+)
+def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | None) -> None:
+    named = named_filters(question)
+    for name, value in fields.items():
+        assert getattr(named, name) == value, name
+    if phrases is not None:
+        assert named.phrases == phrases
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a year inside a description, or a law's name
+        "Lo más reciente: ¿qué normas de la reforma minera y de aguas de 2023 pueden combatirse?",
+        "el primer criterio sobre la Ley de Amparo de 2013",
+        "lo último después de la reforma de 2011",
+        # a court as the subject; a chamber (no filter knows it); jurisprudencia, the noun
+        "the latest ruling on collegiate courts",
+        "la última jurisprudencia de la Segunda Sala",
+        "la jurisprudencia más reciente sobre despido",
+        "la tesis más reciente sobre despido",
+    ],
+)
+def test_no_filter_is_named(question: str) -> None:
+    named = named_filters(question)
+    assert not named and named.phrases == ()

@@ -1,0 +1,64 @@
+"""First/latest questions that name an época, a year, a kind or a court: a filtered date order."""
+
+from __future__ import annotations
+
+from api.core.gate import NOTHING_UNDER_FILTERS
+from api.services.container import Services
+from api.services.search import SearchRequest
+from tests.conftest import run_query
+
+SEARCH = """
+query S($input: SearchInput!) {
+  search(input: $input) {
+    ... on SearchPayload {
+      abstained abstainReason hits { registro anio epoca tipo } intent { namedFilters topic }
+    }
+  }
+}
+"""
+
+
+def search(services: Services, query: str) -> dict:
+    result: dict = run_query(services, SEARCH, input={"query": query, "topK": 5})["search"]
+    return result
+
+
+def test_a_year_is_a_filter_not_a_word_to_find(bundled: Services) -> None:
+    data = search(bundled, "la tesis más reciente de 1980")
+    assert data["intent"]["namedFilters"] == ["de 1980"] and data["intent"]["topic"] == []
+    assert data["hits"] and {h["anio"] for h in data["hits"]} == {1980}
+
+
+def test_an_epoca_is_a_filter_and_the_first_is_its_oldest(bundled: Services) -> None:
+    data = search(bundled, "la tesis más antigua de la Novena Época")
+    years = [h["anio"] for h in data["hits"]]
+    assert {h["epoca"] for h in data["hits"]} == {"Novena Época"}
+    assert years == sorted(years) and years[0] < 2000
+
+
+def test_a_bound_keeps_the_topic_and_its_glossary_reading(bundled: Services) -> None:
+    plain = bundled.search.search(SearchRequest(query="the earliest ruling on strikes", top_k=5))
+    bounded = bundled.search.search(
+        SearchRequest(query="the earliest ruling before 1980 on strikes", top_k=5)
+    )
+    assert bounded.hits and all(h.passage.anio <= 1979 for h in bounded.hits)
+    assert bounded.hits[0].registro == plain.hits[0].registro  # a 1976 tesis on strikes
+
+
+def test_a_kind_of_tesis_is_a_filter(bundled: Services) -> None:
+    data = search(bundled, "la última tesis aislada")
+    # (a criterion that replaced one of them may follow, whatever its kind)
+    assert [h["tipo"] for h in data["hits"][:3]] == ["Aislada"] * 3
+
+
+def test_nothing_under_the_named_filters_abstains_saying_so(bundled: Services) -> None:
+    data = search(bundled, "la primera tesis de la Quinta Época")
+    assert data["abstained"] and not data["hits"]
+    assert data["abstainReason"] == NOTHING_UNDER_FILTERS
+
+
+def test_a_year_inside_a_description_filters_nothing(bundled: Services) -> None:
+    question = (
+        "Lo más reciente: ¿qué normas de la reforma minera y de aguas de 2023 pueden combatirse?"
+    )
+    assert search(bundled, question)["intent"]["namedFilters"] == []
