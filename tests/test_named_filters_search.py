@@ -62,3 +62,14 @@ def test_a_year_inside_a_description_filters_nothing(bundled: Services) -> None:
         "Lo más reciente: ¿qué normas de la reforma minera y de aguas de 2023 pueden combatirse?"
     )
     assert search(bundled, question)["intent"]["namedFilters"] == []
+
+
+def test_any_question_may_name_an_epoca_a_year_or_a_kind_but_not_a_court(
+    bundled: Services,
+) -> None:
+    data = search(bundled, "criterios de 1980 sobre arrendamiento")
+    assert data["intent"]["namedFilters"] == ["de 1980"]
+    assert data["hits"] and {h["anio"] for h in data["hits"]} == {1980}
+    # "la Suprema Corte" is what the question is about, not a filter, outside a date order
+    court = search(bundled, "¿Qué ha dicho la Suprema Corte sobre el interés legítimo?")
+    assert court["intent"]["namedFilters"] == []

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from api.core.intent.named_filters import COLEGIADOS, SCJN, named_filters
+from api.core.intent.named_filters import (
+    COLEGIADOS,
+    SCJN,
+    named_filters,
+    without_named_filters,
+)
 
 
 @pytest.mark.parametrize(
@@ -54,3 +59,25 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
 def test_no_filter_is_named(question: str) -> None:
     named = named_filters(question)
     assert not named and named.phrases == ()
+
+
+def test_a_court_is_read_only_when_asked_for() -> None:
+    question = "la tesis más reciente de la Suprema Corte"
+    assert named_filters(question, courts=False) == named_filters("la tesis más reciente")
+
+
+@pytest.mark.parametrize(
+    ("question", "embedded"),
+    [
+        (
+            "¿Qué dicen las tesis de la Novena Época sobre la suspensión?",
+            "¿Qué dicen las tesis sobre la suspensión?",
+        ),
+        ("criterios de 1980 sobre arrendamiento", "criterios sobre arrendamiento"),
+        ("the earliest ruling before 1980 on strikes", "the earliest ruling on strikes"),
+        ("la tesis más reciente de la Suprema Corte", "la tesis más reciente de la Suprema Corte"),
+        ("¿Procede el amparo contra leyes?", "¿Procede el amparo contra leyes?"),
+    ],
+)
+def test_the_embedded_question_leaves_out_what_names_filters(question: str, embedded: str) -> None:
+    assert without_named_filters(question) == embedded

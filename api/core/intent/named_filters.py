@@ -117,8 +117,9 @@ _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-def named_filters(question: str) -> NamedFilters:
-    """The filters ``question`` names and the words that name them (empty: none)."""
+def named_filters(question: str, courts: bool = True) -> NamedFilters:
+    """The filters ``question`` names and the words that name them (empty: none); with
+    ``courts`` False, a court is not read."""
     folded, source = fold_with_map(question)
     found_epocas: list[re.Match[str]] = []
     epocas: list[str] = []
@@ -133,7 +134,7 @@ def named_filters(question: str) -> NamedFilters:
         anio_min, anio_max = _bounds(years)
         spans.append(years.span("when"))
     tipo, kind = _first(_TIPO, folded)
-    instancia, court = _first(_INSTANCIA, folded)
+    instancia, court = _first(_INSTANCIA, folded) if courts else (None, None)
     if kind is not None:
         spans.append(kind.span())
     if court is not None:
@@ -164,3 +165,16 @@ def _first(
         if found := pattern.search(folded):
             return value, found
     return None, None
+
+
+def without_named_filters(question: str) -> str:
+    """``question`` without the words that name an época, years or a kind (and the
+    preposition before them), for embedding: "¿Qué dicen las tesis de la Novena Época sobre la
+    suspensión?" is about the suspension, and its época a filter, not a meaning to match."""
+    named = named_filters(question, courts=False)
+    text = question
+    for phrase in sorted(named.phrases, key=len, reverse=True):
+        words = r"\s+".join(map(re.escape, phrase.split()))
+        preposition = r"(?:\b(?:de la|de los|de las|del|de|en|in|of the|of|from)\s+)?"
+        text = re.sub(rf"{preposition}\b{words}\b", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split())

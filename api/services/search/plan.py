@@ -58,8 +58,11 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     if request.ordering is not None:
         temporal = TemporalIntent(request.ordering, temporal.triggers)
     ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
-    # "la primera tesis de la Décima Época": an ordering under a filter, whose words are no topic
-    named = named_filters(request.query) if ordering is not None else NamedFilters()
+    # "la primera tesis de la Décima Época", "tesis aisladas de 1980 sobre...": filters, whose
+    # words are no topic
+    # a question's court is often its subject ("¿qué ha dicho la Suprema Corte sobre...?"):
+    # only a first/latest question is filtered by it
+    named = named_filters(request.query, courts=ordering is not None)
     said = temporal.triggers + named.phrases
     topic = tuple(topic_terms(request.query, said)) if temporal.kind else ()
     if temporal.kind == "current" and not topic:  # "the current project": the newest one

@@ -13,6 +13,7 @@ from api.core.cited import cited_claves, cited_registros, not_in_corpus_reason
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import NOTHING_UNDER_FILTERS, unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
+from api.core.intent.named_filters import without_named_filters
 from api.core.language import Language
 from api.core.models import Candidate, Hit
 from api.core.scoring import score_candidates
@@ -47,7 +48,9 @@ class SearchService:
         self.abstention = Abstention(store, embedder, config)
 
     def embed_query(self, text: str) -> Vectors:
-        vector: Vectors = self.embedder.embed([text.strip()], "query")[0]
+        """The question's vector; words naming an época, years or a kind are filters, not
+        meaning, and stay out of it."""
+        vector: Vectors = self.embedder.embed([without_named_filters(text).strip()], "query")[0]
         return vector
 
     def plan(self, request: SearchRequest) -> Plan:
