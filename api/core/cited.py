@@ -31,6 +31,7 @@ _LOOKUP_WORDS = frozenset(
     )
 )
 _REGISTRO_DIGITS = (6, 7)
+MAX_CITED = 20  # registros, and claves, read from one question: each is a store lookup
 
 
 def cited_registros(question: str) -> tuple[int, ...]:
@@ -43,7 +44,7 @@ def cited_registros(question: str) -> tuple[int, ...]:
         numbers = [w for w in words if _is_registro(w)]
         if numbers and all(_is_registro(w) or w in _LOOKUP_WORDS for w in words):
             found = numbers
-    return tuple(dict.fromkeys(int(n) for n in found))
+    return tuple(dict.fromkeys(int(n) for n in found))[:MAX_CITED]
 
 
 # Claves on folded text: the Court's (1a., 2a., P.: "2a./j. 64/2022", "p. lxvi/2011"), a
@@ -61,7 +62,7 @@ def cited_claves(question: str) -> tuple[str, ...]:
     """The claves ``question`` names, as written, each once."""
     folded, source = fold_with_map(question)
     found = (question[source[m.start()] : source[m.end() - 1] + 1] for m in _CLAVE.finditer(folded))
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))[:MAX_CITED]
 
 
 def without_epoca(clave: str) -> str:

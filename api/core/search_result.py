@@ -28,7 +28,7 @@ class SearchIntent:
     language: Language = "es"
     date_field: str | None = None  # the extra date a date-sorted question used
     cited: tuple[int, ...] = ()  # registros the question cited by registro or clave (a lookup)
-    named_filters: tuple[str, ...] = ()  # words a date-sorted question named filters with
+    named_filters: tuple[str, ...] = ()  # words of the question read as filters (época, year...)
 
     @property
     def date_order(self) -> Literal["earliest", "latest"] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.core.cited import (
+    MAX_CITED,
     cited_claves,
     cited_registros,
     clave_key,
@@ -79,3 +80,10 @@ def test_the_reason_names_what_the_corpus_lacks() -> None:
     assert not_in_corpus_reason([1], ["2a./J. 12/2019"]) == (
         "No está en el corpus: registro digital 1, tesis 2a./J. 12/2019."
     )
+
+
+def test_one_question_cites_at_most_max_cited_of_each() -> None:
+    numbers = " ".join(str(2_000_000 + i) for i in range(3 * MAX_CITED))
+    assert len(cited_registros(f"tesis {numbers}")) == MAX_CITED
+    claves = " y ".join(f"2a./J. {i}/2020" for i in range(1, 3 * MAX_CITED))
+    assert len(cited_claves(claves)) == MAX_CITED

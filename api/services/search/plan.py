@@ -48,7 +48,7 @@ class Plan:
     # terms ("tiempo extraordinario": "horas extras")
     translated_topics: tuple[tuple[str, ...], ...] = ()
     glossary_terms: str = ""  # an English question's legal terms in Spanish (glossary)
-    named_filters: tuple[str, ...] = ()  # words an ordering question named filters with
+    named_filters: tuple[str, ...] = ()  # words of the question read as filters
 
 
 def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
@@ -59,9 +59,8 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         temporal = TemporalIntent(request.ordering, temporal.triggers)
     ordering = temporal.kind if temporal.kind in ("earliest", "latest") else None
     # "la primera tesis de la Décima Época", "tesis aisladas de 1980 sobre...": filters, whose
-    # words are no topic
-    # a question's court is often its subject ("¿qué ha dicho la Suprema Corte sobre...?"):
-    # only a first/latest question is filtered by it
+    # words are no topic. A court only filters a first/latest question: elsewhere it is often
+    # the subject ("¿qué ha dicho la Suprema Corte sobre...?")
     named = named_filters(request.query, courts=ordering is not None)
     said = temporal.triggers + named.phrases
     topic = tuple(topic_terms(request.query, said)) if temporal.kind else ()

@@ -77,8 +77,8 @@ class SearchService:
         reorders only the on-topic hits; validity notes flag, demote or discard criteria that
         lost force; the reform rules set aside an old criterion when a newer one on the same
         point is among the hits, and flag it otherwise. A question that cites tesis by registro
-        digital ("Registro digital: 2024502", an SJF link) gets those tesis, or abstains naming
-        the ones the corpus lacks.
+        digital or clave ("Registro digital: 2024502", an SJF link, "la 2a./J. 64/2022") gets
+        those tesis, or abstains naming the ones the corpus lacks.
         """
         request, cited, absent = self.as_lookup(request)
         plan = self.plan(request)
@@ -164,8 +164,9 @@ class SearchService:
 
     def as_lookup(self, request: SearchRequest) -> tuple[SearchRequest, tuple[int, ...], str]:
         """A request that cites tesis by registro or clave as a search of those tesis only (no
-        gate, no date order, no reform rules: the asker named them), the registros cited, and why it abstains
-        when the store holds none of them ("" otherwise: those it holds are the answer)."""
+        gate, no date order, no reform rules: the asker named them), the registros cited, and
+        why it abstains when the store holds none of them ("" otherwise: those it holds are
+        the answer)."""
         registros, claves = cited_registros(request.query), cited_claves(request.query)
         if not (registros or claves) or request.filters.registros:
             return request, (), ""
