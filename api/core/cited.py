@@ -27,7 +27,7 @@ _LOOKUP_WORDS = frozenset(
     _WORD.findall(
         "tesis registro registros digital numero num no jurisprudencia criterio precedente la el "
         "los las de del con y e o ver busca buscar muestra muestrame dame quiero show find look "
-        "up lookup get me the a an of with and or thesis record number registry"
+        "up lookup get me the a an of with and or thesis record number registry reg scjn sjf"
     )
 )
 _REGISTRO_DIGITS = (6, 7)

@@ -10,7 +10,7 @@ from api.core.gate import NULL_QUESTIONS, QuerySignals, abstain_floor, abstain_r
 from api.core.glossary import GLOSSARY_COVERAGE, coverage
 from api.core.language import Language
 from api.core.models import Candidate, Filters
-from api.core.text import analyze
+from api.core.text import analyze, without_question_words
 from api.embeddings.base import Embedder
 from api.errors import EmbedderError
 from api.services.search.config import SearchConfig
@@ -41,15 +41,21 @@ def gate_for(
 # cosine: a pasted rubro, lowercased, unaccented and cut ("caducidad. la interrumpe la
 # promocion conducente, sin importar que no recaiga...": 0.863 under a floor of 0.866). The
 # evaluation's off-corpus questions reach at most 0.5 of their terms in any rubro.
+# A keyword search ("albacea", "tesis sobre albaceas", "¿Qué facultades tiene el albacea?")
+# has too few words for its cosine to reach the floor: one or two content words, all in one
+# rubro, are what that tesis is about.
 RUBRO_COVERAGE = 0.8
 MIN_RUBRO_TERMS = 3
+_NOT_CONTENT = frozenset(analyze("tesis criterio criterios jurisprudencia jurisprudencias rubro"))
 
 
-def _a_rubro_says_it(asked: set[str], pool: list[Candidate]) -> bool:
-    if len(asked) < MIN_RUBRO_TERMS:
+def _a_rubro_says_it(keywords: set[str], pool: list[Candidate]) -> bool:
+    keywords = keywords - _NOT_CONTENT
+    if not keywords:
         return False
-    need = RUBRO_COVERAGE * len(asked)
-    return any(len(asked & set(analyze(c.passage.rubro))) >= need for c in pool)
+    share = RUBRO_COVERAGE if len(keywords) >= MIN_RUBRO_TERMS else 1.0
+    need = share * len(keywords)
+    return any(len(keywords & set(analyze(c.passage.rubro))) >= need for c in pool)
 
 
 class Abstention:
@@ -80,7 +86,8 @@ class Abstention:
         floor = self.floor(plan.language, len(asked))
         best = signals.best_similarity
         below = best is not None and best < floor
-        if below and (_a_rubro_says_it(asked, pool) or self._glossary_answers(plan)):
+        keywords = set(analyze(without_question_words(plan.request.query)))
+        if below and (_a_rubro_says_it(keywords, pool) or self._glossary_answers(plan)):
             floor = 0.0  # its words are a title's, or its legal terms in Spanish answer
         return abstain_reason(signals, floor)
 
