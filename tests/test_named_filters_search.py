@@ -73,3 +73,11 @@ def test_any_question_may_name_an_epoca_a_year_or_a_kind_but_not_a_court(
     # "la Suprema Corte" is what the question is about, not a filter, outside a date order
     court = search(bundled, "¿Qué ha dicho la Suprema Corte sobre el interés legítimo?")
     assert court["intent"]["namedFilters"] == []
+
+
+def test_a_named_court_is_not_read_into_the_topic_s_glossary_reading(bundled: Services) -> None:
+    """ "Supreme Court" filters; "water" alone is the topic, read as "agua" (the whole question,
+    court included, had been read as one topic no tesis names)."""
+    data = search(bundled, "What is the most recent Supreme Court ruling on water?")
+    assert data["intent"]["namedFilters"] == ["supreme court"] and not data["abstained"]
+    assert data["hits"][0]["registro"] == 2032366  # CONCESIONES PARA MINERÍA Y AGUA (2026)

@@ -286,6 +286,8 @@ GLOSSARY: dict[str, str] = {
     "enforcement": "ejecución",
     "execution": "ejecución",
     "divorce": "divorcio",
+    "grounds for divorce": "causal divorcio",
+    "divorce grounds": "causal divorcio",
     "custody": "custodia",
     "child support": "alimentos | pensión alimenticia",
     "alimony": "alimentos",

@@ -26,7 +26,9 @@ DOCUMENT_NOUNS = frozenset(
         "which what was were is are there ever document documents record records "
         "created made ruling rulings decision decisions holding holdings judgment judgments "
         "criterion criteria precedent case cases court courts supreme mexican "
-        "thesis theses rule rules ruled corpus colección semanario "
+        "thesis theses rule rules ruled corpus colección semanario acervo "
+        # the country every tesis is of: "the latest ruling on strikes in Mexico"
+        "méxico mexico mexicano mexicana mexicanos mexicanas "
         # words naming which date (api.core.date_fields), not what the record is about
         "commit commits push pushed update updated actualizado actualizados actualizó "
         "touched touch"

@@ -176,6 +176,11 @@ def test_canonical_materia() -> None:
         ("¿Todavía aplica el criterio sobre los sábados?", "current", ("todavía aplica",)),
         ("¿Ha cambiado el criterio sobre las multas?", "current", ("ha cambiado el criterio",)),
         ("Does the rule on Saturdays still apply?", "current", ("still apply",)),
+        # a criterion's history reads oldest first
+        ("histórico de criterios sobre huelga", "earliest", ("histórico de",)),
+        ("evolución del criterio sobre la suplencia", "earliest", ("evolución del",)),
+        ("timeline of rulings on divorce grounds", "earliest", ("timeline",)),
+        ("history of the right to strike", "earliest", ("history of",)),
     ],
 )
 def test_temporal_kinds(question: str, kind: str, triggers: tuple[str, ...]) -> None:
@@ -244,6 +249,7 @@ def test_temporal_false_positives(question: str) -> None:
         "La primera vez que me despidieron no me pagaron nada",
         "The first time I was fired they paid me nothing",
         "¿Se protege la novedad de una invención ya divulgada?",
+        "¿Pueden negarme la historia clínica del paciente?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

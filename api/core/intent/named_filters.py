@@ -16,6 +16,7 @@ alone stays the corpus's noun (people say it for any tesis): only *tesis de juri
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -171,10 +172,15 @@ def without_named_filters(question: str) -> str:
     """``question`` without the words that name an época, years or a kind (and the
     preposition before them), for embedding: "¿Qué dicen las tesis de la Novena Época sobre la
     suspensión?" is about the suspension, and its época a filter, not a meaning to match."""
-    named = named_filters(question, courts=False)
+    return without_phrases(question, named_filters(question, courts=False).phrases)
+
+
+def without_phrases(question: str, phrases: Sequence[str]) -> str:
+    """``question`` without ``phrases`` (as ``named_filters`` reports them) and the
+    preposition before each."""
     text = question
-    for phrase in sorted(named.phrases, key=len, reverse=True):
+    for phrase in sorted(phrases, key=len, reverse=True):
         words = r"\s+".join(map(re.escape, phrase.split()))
-        preposition = r"(?:\b(?:de la|de los|de las|del|de|en|in|of the|of|from)\s+)?"
+        preposition = r"(?:\b(?:de la|de los|de las|del|de|en|in|of the|of|from|by the|by)\s+)?"
         text = re.sub(rf"{preposition}\b{words}\b", " ", text, flags=re.IGNORECASE)
     return " ".join(text.split())

@@ -232,6 +232,14 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     ),
     _rule("earliest", r"earliest|oldest"),
     _rule("earliest", _FIRST_TIME),
+    # a criterion's history, oldest first: "histórico de criterios sobre la huelga",
+    # "evolución del criterio sobre...", "timeline of rulings on..."
+    _rule(
+        "earliest",
+        r"historico de|historia de(?:l| la| los| las)?|evolucion de(?:l| la| los| las)?|"
+        r"cronologia de(?:l| la| los| las)?|linea de(?:l)? tiempo|timeline|history of|"
+        r"evolution of|chronology of",
+    ),
     # latest
     _rule(
         "latest",

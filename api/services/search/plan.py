@@ -9,7 +9,7 @@ from api.core.acronyms import spelled_out
 from api.core.fusion import RetrievalMode
 from api.core.glossary import coverage, reads_as_english, translate_terms, translations
 from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
-from api.core.intent.named_filters import NamedFilters, named_filters
+from api.core.intent.named_filters import NamedFilters, named_filters, without_phrases
 from api.core.language import Language, detect_language
 from api.core.lay_terms import legal_readings, legal_terms
 from api.core.models import Filters
@@ -91,10 +91,11 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         lexical_query = f"{request.query} {spanish}"
         # only a topic the glossary knows whole: "remedies exhausted before amparo" read as
         # "recursos ... amparo" would lose "exhausted" and name any recurso
-        if topic and coverage(request.query, set(topic)) == 1.0:
-            translated_topics = _topics(translations(request.query))
+        asked = without_phrases(request.query, named.phrases)  # "Supreme Court" is a filter
+        if topic and coverage(asked, set(topic)) == 1.0:
+            translated_topics = _topics(translations(asked))
     elif temporal.kind:  # "tiempo extraordinario"
-        translated_topics = _topics(legal_readings(request.query))
+        translated_topics = _topics(legal_readings(without_phrases(request.query, named.phrases)))
     names = spelled_out(request.query)  # "CFE": the tesis write "Comisión Federal de ..."
     if names:
         lexical_query = f"{lexical_query} {' '.join(names)}"
