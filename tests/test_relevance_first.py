@@ -59,6 +59,9 @@ NOT_ANSWERABLE = [
     # first/latest over a topic no document names: not the nearest tesis by meaning, dated
     "el primer criterio sobre teletrabajo",
     "What was the first ruling on adverse possession?",  # known whole: prescripción positiva
+    # database statements: "tesis" and "anio" had reached the English floor
+    "SELECT * FROM tesis WHERE anio > 2020",
+    "'; DROP TABLE tesis; --",
 ]
 GENERIC = Path(__file__).resolve().parent.parent / "data" / "eval" / "generic"
 

@@ -24,6 +24,7 @@ Usage::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -104,13 +105,31 @@ class QuerySignals:
 
     ``terms``: how many analyzed terms it has (with glossary translations for English);
     ``matched``: whether BM25 found any of them in the corpus; ``best_similarity``: the best
-    cosine.
+    cosine; ``code``: the question is a database statement (``reads_as_code``).
     """
 
     language: Language
     terms: int
     matched: bool
     best_similarity: float | None
+    code: bool = False
+
+
+# A database statement pasted or typed as a probe ("SELECT * FROM tesis WHERE anio > 2020",
+# "'; DROP TABLE tesis; --"): its words ("tesis", "anio") reach the English floor, and an
+# answer to it would be a confident answer to nothing. "Can the employer select workers from
+# the union list?" is not one: a statement names its table and ends, or filters, there.
+_SQL = re.compile(
+    r"\bselect\s+(?:\*|[\w.,\s]+?)\s+from\s+\w+(?:\s*;|\s+where\b|\s*$)"
+    r"|\b(?:drop|truncate|alter)\s+table\b|\binsert\s+into\s+\w+|\bunion\s+(?:all\s+)?select\b"
+    r"|\bdelete\s+from\s+\w+\s*(?:;|where\b|$)",
+    re.IGNORECASE,
+)
+
+
+def reads_as_code(question: str) -> bool:
+    """Whether ``question`` is a SQL statement rather than a question."""
+    return bool(_SQL.search(question))
 
 
 NOTHING_UNDER_FILTERS = "No hay tesis que cumplan los filtros."
@@ -131,6 +150,8 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
     """Why nothing answers the question (a Spanish sentence), or None when something may."""
     if signals.terms == 0:
         return "La pregunta no contiene palabras que buscar."
+    if signals.code:
+        return "La pregunta es una instrucción de base de datos (SQL), no una pregunta."
     if signals.best_similarity is None:
         return NOTHING_UNDER_FILTERS
     if not signals.matched and signals.language == "unknown":  # no word of any language

@@ -10,6 +10,7 @@ from api.core.gate import (
     abstain_floor,
     abstain_reason,
     gate_values,
+    reads_as_code,
     unnamed_topic_reason,
 )
 from api.core.glossary import (
@@ -289,3 +290,27 @@ def test_topic_words_are_the_question_s_own() -> None:
     question = "¿Cuál fue el primer criterio sobre las órdenes de aprehensión?"
     assert topic_words(question, ["orden", "aprehe"]) == ["órdenes", "aprehensión"]
     assert "«teletrabajo»" in unnamed_topic_reason(["teletrabajo"])
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("SELECT * FROM tesis;", True),
+        ("SELECT * FROM tesis WHERE anio > 2020", True),
+        ("select rubro, anio from tesis", True),
+        ("'; DROP TABLE tesis; --", True),
+        ("1 UNION SELECT password", True),
+        ("Can the employer select workers from the union list?", False),
+        ("¿Puedo elegir (select) al árbitro desde la lista?", False),
+        ("delete from my record the old conviction?", False),
+    ],
+)
+def test_a_database_statement_reads_as_code(text: str, code: bool) -> None:
+    assert reads_as_code(text) is code
+
+
+def test_code_abstains_with_its_own_reason() -> None:
+    signals = QuerySignals("en", terms=3, matched=True, best_similarity=0.95, code=True)
+    assert abstain_reason(signals, floor=0.5) == (
+        "La pregunta es una instrucción de base de datos (SQL), no una pregunta."
+    )

@@ -6,7 +6,14 @@ import logging
 import time
 from threading import Lock
 
-from api.core.gate import NULL_QUESTIONS, QuerySignals, abstain_floor, abstain_reason, null_language
+from api.core.gate import (
+    NULL_QUESTIONS,
+    QuerySignals,
+    abstain_floor,
+    abstain_reason,
+    null_language,
+    reads_as_code,
+)
 from api.core.glossary import GLOSSARY_COVERAGE, coverage
 from api.core.language import Language
 from api.core.models import Candidate, Filters
@@ -81,6 +88,7 @@ class Abstention:
             terms=len(set(analyze(plan.lexical_query))),
             matched=any(c.lexical > 0 for c in pool),  # BM25 found some word of it
             best_similarity=max((c.similarity for c in pool), default=None),
+            code=reads_as_code(plan.request.query),
         )
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))
