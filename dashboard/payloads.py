@@ -45,6 +45,7 @@ class Intent(TypedDict):
     language: str
     cited: list[int]
     namedFilters: list[str]
+    excluded: list[str]
 
 
 class TesisFields(TypedDict):

@@ -1,8 +1,9 @@
-"""First/latest questions that name an época, a year, a kind or a court: a filtered date order."""
+"""Questions that name filters (an época, a year, a kind, a court) or exclude words."""
 
 from __future__ import annotations
 
 from api.core.gate import NOTHING_UNDER_FILTERS
+from api.core.text import fold
 from api.services.container import Services
 from api.services.search import SearchRequest
 from tests.conftest import run_query
@@ -11,7 +12,8 @@ SEARCH = """
 query S($input: SearchInput!) {
   search(input: $input) {
     ... on SearchPayload {
-      abstained abstainReason hits { registro anio epoca tipo } intent { namedFilters topic }
+      abstained abstainReason hits { registro anio epoca tipo }
+      intent { namedFilters topic excluded }
     }
   }
 }
@@ -81,3 +83,13 @@ def test_a_named_court_is_not_read_into_the_topic_s_glossary_reading(bundled: Se
     data = search(bundled, "What is the most recent Supreme Court ruling on water?")
     assert data["intent"]["namedFilters"] == ["supreme court"] and not data["abstained"]
     assert data["hits"][0]["registro"] == 2032366  # CONCESIONES PARA MINERÍA Y AGUA (2026)
+
+
+def test_an_excluded_word_leaves_the_question_and_the_hits(bundled: Services) -> None:
+    plain = bundled.search.search(SearchRequest(query="despido doméstico", top_k=10))
+    assert any("DOMESTIC" in h.passage.rubro for h in plain.hits)
+    data = search(bundled, "despido -doméstico")
+    assert data["intent"]["excluded"] == ["doméstico"] and data["hits"]
+    result = bundled.search.search(SearchRequest(query="despido -doméstico", top_k=10))
+    texts = [fold(h.passage.rubro + " " + h.passage.chunk.text) for h in result.hits]
+    assert texts and not any("domestic" in text for text in texts)

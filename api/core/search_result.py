@@ -29,6 +29,7 @@ class SearchIntent:
     date_field: str | None = None  # the extra date a date-sorted question used
     cited: tuple[int, ...] = ()  # registros the question cited by registro or clave (a lookup)
     named_filters: tuple[str, ...] = ()  # words of the question read as filters (época, year...)
+    excluded: tuple[str, ...] = ()  # words the question excluded ("-doméstico", "NOT vehículo")
 
     @property
     def date_order(self) -> Literal["earliest", "latest"] | None:

@@ -51,6 +51,11 @@ class Intent:
         "of tesis, a court: «décima época», «de 1980», «tesis aislada»)."
     )
 
+    excluded: list[str] = strawberry.field(
+        description='Words the question excluded ("-doméstico", "NOT vehículo"): no hit has '
+        "them in its rubro or passage."
+    )
+
     @classmethod
     def from_core(cls, intent: SearchIntent, recency_weight: float) -> Intent:
         return cls(
@@ -67,6 +72,7 @@ class Intent:
             language=intent.language,
             cited=list(intent.cited),
             named_filters=list(intent.named_filters),
+            excluded=list(intent.excluded),
         )
 
 

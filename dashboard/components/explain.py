@@ -31,6 +31,7 @@ def intent_summary(intent: Intent | None) -> None:
         ("temporal", intent.get("temporalTriggers")),
         ("tema", intent.get("topic")),
         ("filtros", intent.get("namedFilters")),
+        ("excluidas", intent.get("excluded")),
     ]
     words = [f"{kind}: «{', '.join(t)}»" for kind, t in triggers if t]
     notes = [f"Ordenación: {INTENT_MODES.get(intent.get('mode') or '', intent.get('mode'))}."]

@@ -118,6 +118,7 @@ INTENT = {
     "language": "es",
     "cited": [],
     "namedFilters": [],
+    "excluded": [],
 }
 DISCARDED = [
     {

@@ -63,15 +63,21 @@ def test_a_lookup_says_which_tesis_were_cited(api: FakeApi, page) -> None:
     assert "Búsqueda por registro o clave: 2024502, 160584, en el orden citado." in texts(at)
 
 
-def test_words_read_as_filters_are_shown_with_the_triggers(api: FakeApi, page) -> None:
+def test_words_read_as_filters_or_excluded_are_shown_with_the_triggers(api: FakeApi, page) -> None:
     payload = canned.search_payload()
     api.root["search"] = lambda *a, **k: {
         **payload,
-        "intent": {**canned.INTENT, "namedFilters": ["décima época"], "topic": []},
+        "intent": {
+            **canned.INTENT,
+            "namedFilters": ["décima época"],
+            "topic": [],
+            "excluded": ["aislada"],
+        },
     }
-    at = _search(page("busqueda"), "la primera tesis de la Décima Época")
+    at = _search(page("busqueda"), "la primera tesis de la Décima Época -aislada")
     assert not at.exception and not at.error and not api.errors
-    assert "filtros: «décima época»" in texts(at)
+    shown = texts(at)
+    assert "filtros: «décima época»" in shown and "excluidas: «aislada»" in shown
 
 
 def test_a_moved_weight_is_sent(api: FakeApi, page) -> None:

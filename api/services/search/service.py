@@ -10,6 +10,7 @@ import time
 from dataclasses import replace
 
 from api.core.cited import cited_claves, cited_registros, not_in_corpus_reason
+from api.core.exclusions import Exclusions, exclusions, mentions_any
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import NOTHING_UNDER_FILTERS, unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
@@ -78,8 +79,10 @@ class SearchService:
         lost force; the reform rules set aside an old criterion when a newer one on the same
         point is among the hits, and flag it otherwise. A question that cites tesis by registro
         digital or clave ("Registro digital: 2024502", an SJF link, "la 2a./J. 64/2022") gets
-        those tesis, or abstains naming the ones the corpus lacks.
+        those tesis, or abstains naming the ones the corpus lacks. Words excluded with "-word"
+        or "NOT word" leave the question, and candidates that have them leave the pool.
         """
+        request, excluded = without_exclusions(request)
         request, cited, absent = self.as_lookup(request)
         plan = self.plan(request)
         timings: dict[str, float] = {}
@@ -96,6 +99,8 @@ class SearchService:
         date_field = self.retrieval.date_field_for(request.query, plan)
         found = self.retrieval.retrieve(plan, vector, topic, date_field)
         pool, narrowed = found.pool, found.narrowed
+        if excluded.words:  # "despido -doméstico"
+            pool = [c for c in pool if not mentions_any(_texts(c), excluded.terms)]
         reason: str | None = None
         if absent:
             reason = absent
@@ -158,6 +163,7 @@ class SearchService:
                 date_field=date_field,
                 cited=cited,
                 named_filters=plan.named_filters,
+                excluded=excluded.words,
             ),
             abstain_reason=reason,
         )
@@ -230,3 +236,15 @@ class SearchService:
         top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
         blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
         return cap_chunks_per_tesis(blended, plan.cap)
+
+
+def without_exclusions(request: SearchRequest) -> tuple[SearchRequest, Exclusions]:
+    """``request`` asking its question less the words it excludes, and those words."""
+    found = exclusions(request.query)
+    if not found.words:
+        return request, found
+    return replace(request, query=found.question), found
+
+
+def _texts(candidate: Candidate) -> tuple[str, str]:
+    return candidate.passage.rubro, candidate.passage.chunk.text
