@@ -22,6 +22,7 @@ _REGISTRO_DIGITAL = re.compile(
     r"\bregistro\s+digital\W{0,3}(?:(?:num|numero|no)\W{0,2})?(\d{6,7})\b"
 )
 _WORD = re.compile(r"\w+")
+_DIGITS = re.compile(r"\d")  # every registro and clave has some
 # Words around a bare registro that only ask for the record ("la tesis con registro 2024502").
 _LOOKUP_WORDS = frozenset(
     _WORD.findall(
@@ -36,6 +37,8 @@ MAX_CITED = 20  # registros, and claves, read from one question: each is a store
 
 def cited_registros(question: str) -> tuple[int, ...]:
     """The registros ``question`` cites, in order, each once (``()`` for a question)."""
+    if not _DIGITS.search(question):
+        return ()
     folded = _CLAVE.sub(" ", fold(question))  # "registro 2024502 y la 2a./J. 12/2019"
     found = [m.group(1) for m in _SJF_LINK.finditer(folded)]
     found += [m.group(1) for m in _REGISTRO_DIGITAL.finditer(folded)]
@@ -60,6 +63,8 @@ _EPOCA_SUFFIX = re.compile(r"\(\s?\d{1,2}a\.?\s?\)")
 
 def cited_claves(question: str) -> tuple[str, ...]:
     """The claves ``question`` names, as written, each once."""
+    if not _DIGITS.search(question):
+        return ()
     folded, source = fold_with_map(question)
     found = (question[source[m.start()] : source[m.end() - 1] + 1] for m in _CLAVE.finditer(folded))
     return tuple(dict.fromkeys(found))[:MAX_CITED]

@@ -80,7 +80,8 @@ def _fold_char(char: str) -> str:
     return fold(char)
 
 
-def fold_with_map(text: str) -> tuple[str, list[int]]:
+@functools.lru_cache(maxsize=1024)  # each detector of a search folds the same question
+def fold_with_map(text: str) -> tuple[str, tuple[int, ...]]:
     """``fold(text)`` and, for each of its characters, the index of its source character."""
     out: list[str] = []
     source: list[int] = []
@@ -88,7 +89,7 @@ def fold_with_map(text: str) -> tuple[str, list[int]]:
         folded = _fold_char(char)  # a question's characters repeat: each folded once
         out.append(folded)
         source.extend([i] * len(folded))
-    return "".join(out), source
+    return "".join(out), tuple(source)
 
 
 def words(text: str) -> list[str]:

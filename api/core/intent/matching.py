@@ -7,7 +7,7 @@ triggered them as written in the question (lowercased).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -34,7 +34,7 @@ def non_overlapping(matches: Iterable[Match]) -> list[Match]:
     return sorted(taken, key=lambda m: m.start)
 
 
-def surface(text: str, source: list[int], m: Match) -> str:
+def surface(text: str, source: Sequence[int], m: Match) -> str:
     """The matched words as written in the question, lowercased, whitespace collapsed."""
     return " ".join(text[source[m.start] : source[m.end - 1] + 1].lower().split())
 

@@ -118,10 +118,19 @@ _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# Every filter phrase has one of these (a year's digits, época, aislada...): a cheap first look.
+_MAY_NAME = re.compile(
+    r"\d{4}|epoc|\bera\b|aislad|isolated|jurisprudenc|binding|colegiad|collegiate|corte|"
+    r"court|scjn|plenos?\s+regional|regional\s+plenar"
+)
+
+
 def named_filters(question: str, courts: bool = True) -> NamedFilters:
     """The filters ``question`` names and the words that name them (empty: none); with
     ``courts`` False, a court is not read."""
     folded, source = fold_with_map(question)
+    if not _MAY_NAME.search(folded):  # most questions: no word any filter starts with
+        return NamedFilters()
     found_epocas: list[re.Match[str]] = []
     epocas: list[str] = []
     for found in _EPOCA.finditer(folded):

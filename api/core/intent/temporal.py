@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -314,7 +315,7 @@ def _opens_sentence(question: str, start: int) -> bool:
     return not head or head[-1] in _SENTENCE_OPENERS
 
 
-def _is_proper_name(question: str, source: list[int], m: Match) -> bool:
+def _is_proper_name(question: str, source: Sequence[int], m: Match) -> bool:
     """A capitalized ordinal, not opening a sentence, followed by a capitalized word."""
     start = source[m.start]
     if not question[start].isupper() or _opens_sentence(question, start):
@@ -323,7 +324,7 @@ def _is_proper_name(question: str, source: list[int], m: Match) -> bool:
     return bool(after and after.group(0)[0].isupper())
 
 
-def _vetoed(rule: _Rule, question: str, source: list[int], folded: str, m: Match) -> bool:
+def _vetoed(rule: _Rule, question: str, source: Sequence[int], folded: str, m: Match) -> bool:
     nxt = _next_words(folded, m.end)
     prev = _prev_words(folded, m.start)
     if any(w in rule.stop_next for w in nxt if w):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from threading import Lock
@@ -56,13 +57,19 @@ MIN_RUBRO_TERMS = 3
 _NOT_CONTENT = frozenset(analyze("tesis criterio criterios jurisprudencia jurisprudencias rubro"))
 
 
-def _a_rubro_says_it(keywords: set[str], pool: list[Candidate]) -> bool:
-    keywords = keywords - _NOT_CONTENT
+def _a_rubro_says_it(question: str, pool: list[Candidate]) -> bool:
+    keywords = set(analyze(without_question_words(question))) - _NOT_CONTENT
     if not keywords:
         return False
     share = RUBRO_COVERAGE if len(keywords) >= MIN_RUBRO_TERMS else 1.0
     need = share * len(keywords)
-    return any(len(keywords & set(analyze(c.passage.rubro))) >= need for c in pool)
+    return any(len(keywords & _rubro_terms(c.passage.rubro)) >= need for c in pool)
+
+
+@functools.lru_cache(maxsize=8192)
+def _rubro_terms(rubro: str) -> frozenset[str]:
+    """A rubro's terms, kept: the same rubros come back across searches."""
+    return frozenset(analyze(rubro))
 
 
 class Abstention:
@@ -94,8 +101,7 @@ class Abstention:
         floor = self.floor(plan.language, len(asked))
         best = signals.best_similarity
         below = best is not None and best < floor
-        keywords = set(analyze(without_question_words(plan.request.query)))
-        if below and (_a_rubro_says_it(keywords, pool) or self._glossary_answers(plan)):
+        if below and (_a_rubro_says_it(plan.request.query, pool) or self._glossary_answers(plan)):
             floor = 0.0  # its words are a title's, or its legal terms in Spanish answer
         return abstain_reason(signals, floor)
 
