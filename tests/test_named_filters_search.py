@@ -93,3 +93,25 @@ def test_an_excluded_word_leaves_the_question_and_the_hits(bundled: Services) ->
     result = bundled.search.search(SearchRequest(query="despido -doméstico", top_k=10))
     texts = [fold(h.passage.rubro + " " + h.passage.chunk.text) for h in result.hits]
     assert texts and not any("domestic" in text for text in texts)
+
+
+def test_a_question_of_only_filters_lists_the_tesis_under_them_newest_first(
+    bundled: Services,
+) -> None:
+    """ "tesis aisladas de la Undécima Época" has nothing to match by meaning: it abstained."""
+    data = search(bundled, "tesis aisladas de la Undécima Época")
+    assert not data["abstained"] and data["hits"]
+    assert {(h["tipo"], h["epoca"]) for h in data["hits"]} == {("Aislada", "Undécima Época")}
+    listing = search(bundled, "jurisprudencia de 2022")["hits"]
+    assert listing and {h["anio"] for h in listing} == {2022}
+    # a branch of law named as such is such a filter too
+    laboral = bundled.search.search(SearchRequest(query="jurisprudencia en materia laboral"))
+    assert laboral.intent.route == "date_sorted" and laboral.hits
+    assert all("Laboral" in h.passage.materias for h in laboral.hits)
+    years = [h.passage.anio for h in laboral.hits]
+    assert years == sorted(years, reverse=True)
+
+
+def test_a_keyword_under_a_named_year_is_still_a_keyword_search(bundled: Services) -> None:
+    data = search(bundled, "tesis de 1987 sobre albaceas")
+    assert not data["abstained"] and data["hits"][0]["anio"] == 1987

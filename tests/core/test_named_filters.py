@@ -18,6 +18,7 @@ from api.core.intent.named_filters import (
         ("la primera tesis de la Décima Época", {"epocas": ("Décima Época",)}, ("décima época",)),
         ("la tesis más antigua de la 9a. Época", {"epocas": ("Novena Época",)}, ("9a. época",)),
         ("the first thesis of the Eleventh Epoch", {"epocas": ("Undécima Época",)}, None),
+        ("12th epoch tesis", {"epocas": ("Duodécima Época",)}, ("12th epoch",)),
         ("la tesis más reciente de 1980", {"anio_min": 1980, "anio_max": 1980}, ("de 1980",)),
         ("¿Cuál es la tesis más reciente publicada en 2024?", {"anio_min": 2024}, ("en 2024",)),
         ("la primera tesis entre 1975 y 1980 sobre huelga", {"anio_max": 1980}, None),

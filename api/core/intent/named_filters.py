@@ -60,7 +60,9 @@ _EN_ORDINALS = {
     "eleventh": "11",
     "twelfth": "12",
 }
-_EPOCA = re.compile(rf"\b({_ORDINAL})\s+epoca\b|\b({'|'.join(_EN_ORDINALS)})\s+(?:epoch|era)\b")
+_EPOCA = re.compile(
+    rf"\b({_ORDINAL})\s+epoca\b|\b({'|'.join(_EN_ORDINALS)}|\d{{1,2}}(?:st|nd|rd|th))\s+(?:epoch|era)\b"
+)
 # A year, a range or a bound filters only right after what it dates: a document noun, an
 # ordering word or a participle ("la tesis más reciente de 1980", "the first ruling before
 # 1980", "publicada en 2024"), not inside a description ("la reforma minera y de aguas de
@@ -134,7 +136,8 @@ def named_filters(question: str, courts: bool = True) -> NamedFilters:
     found_epocas: list[re.Match[str]] = []
     epocas: list[str] = []
     for found in _EPOCA.finditer(folded):
-        name = canonical_epoca(found.group(1) or _EN_ORDINALS[found.group(2)])
+        english = found.group(2) or ""
+        name = canonical_epoca(found.group(1) or _EN_ORDINALS.get(english, english[:-2]))
         if name and name not in epocas:
             epocas.append(name)
             found_epocas.append(found)

@@ -16,6 +16,7 @@ from api.core.gate import (
     reads_as_code,
 )
 from api.core.glossary import GLOSSARY_COVERAGE, coverage
+from api.core.intent.named_filters import without_named_filters
 from api.core.language import Language
 from api.core.models import Candidate, Filters
 from api.core.text import analyze, without_question_words
@@ -58,7 +59,8 @@ _NOT_CONTENT = frozenset(analyze("tesis criterio criterios jurisprudencia jurisp
 
 
 def _a_rubro_says_it(question: str, pool: list[Candidate]) -> bool:
-    keywords = set(analyze(without_question_words(question))) - _NOT_CONTENT
+    asked = without_question_words(without_named_filters(question))  # "de 1987" is a filter
+    keywords = set(analyze(asked)) - _NOT_CONTENT
     if not keywords:
         return False
     share = RUBRO_COVERAGE if len(keywords) >= MIN_RUBRO_TERMS else 1.0

@@ -8,7 +8,7 @@ from typing import Literal
 from api.core.acronyms import spelled_out
 from api.core.fusion import RetrievalMode
 from api.core.glossary import coverage, reads_as_english, translate_terms, translations
-from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal
+from api.core.intent import NO_TEMPORAL, TemporalIntent, detect_temporal, named_materia
 from api.core.intent.named_filters import NamedFilters, named_filters, without_phrases
 from api.core.language import Language, detect_language
 from api.core.lay_terms import legal_readings, legal_terms
@@ -62,6 +62,11 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     # words are no topic. A court only filters a first/latest question: elsewhere it is often
     # the subject ("¿qué ha dicho la Suprema Corte sobre...?")
     named = named_filters(request.query, courts=ordering is not None)
+    if not temporal.kind and request.temporal_mode == "auto" and _only_filters(request.query):
+        # "tesis aisladas de la Undécima Época", "jurisprudencia de 2022": nothing to match,
+        # a listing under the filters, newest first
+        temporal, ordering = TemporalIntent("latest", ()), "latest"
+        named = named_filters(request.query)
     said = temporal.triggers + named.phrases
     topic = tuple(topic_terms(request.query, said)) if temporal.kind else ()
     if temporal.kind == "current" and not topic:  # "the current project": the newest one
@@ -127,6 +132,17 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         glossary_terms=spanish,
         named_filters=named.phrases,
     )
+
+
+def _only_filters(question: str) -> bool:
+    """Whether ``question`` names filters (an época, years, a kind, a court, a branch of law)
+    and asks for nothing else: its other words are document nouns and filler."""
+    named = named_filters(question)
+    branch = named_materia(question)
+    if not (named or branch):
+        return False
+    phrases = named.phrases + ((branch[1],) if branch else ())
+    return not topic_terms(without_phrases(question, phrases), ())
 
 
 def _topics(readings: list[str]) -> tuple[tuple[str, ...], ...]:
