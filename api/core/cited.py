@@ -5,9 +5,11 @@ tesis, not the passages nearest in meaning to a number (a bare "2024502" matched
 abstained; the link answered with an unrelated tesis). A number counts as a registro only
 when the question says so ("registro digital"), links to the SJF, or is nothing but the number
 and words that ask for a record ("tesis 2024502", "registro 160584"): "mi registro de marca
-654321" or "el expediente 1234567" stay questions. A clave is the SJF's identifier of a tesis ("2a./J. 64/2022 (11a.)", "P. LXVI/2011
-(9a.)", "XXV.2o.4 L (11a.)"): a question that names one asks for that tesis, whatever else it
-says, and is read the way people write it (any spacing and case, with or without its época).
+654321" or "el expediente 1234567" stay questions.
+
+A clave is the SJF's identifier of a tesis ("2a./J. 64/2022 (11a.)", "P. LXVI/2011 (9a.)",
+"XXV.2o.4 L (11a.)"): a question that names one asks for that tesis, whatever else it says,
+and is read the way people write it (any spacing and case, with or without its época).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ _LOOKUP_WORDS = frozenset(
     )
 )
 _REGISTRO_DIGITS = (6, 7)
-MAX_CITED = 20  # registros, and claves, read from one question: each is a store lookup
+MAX_CITED = 20  # registros, and as many claves, read from one question: each is a store lookup
 
 
 def cited_registros(question: str) -> tuple[int, ...]:

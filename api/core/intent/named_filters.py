@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypeVar
 
 from api.core.epocas import canonical_epoca
@@ -40,7 +40,7 @@ class NamedFilters:
     anio_max: int | None = None
     tipo: TesisTipo | None = None
     instancia: str | None = None
-    phrases: tuple[str, ...] = field(default=())
+    phrases: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.phrases)

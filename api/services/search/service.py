@@ -82,6 +82,7 @@ class SearchService:
         those tesis, or abstains naming the ones the corpus lacks. Words excluded with "-word"
         or "NOT word" leave the question, and candidates that have them leave the pool.
         """
+        request.validate()  # before any store lookup a cited registro or clave would cost
         request, excluded = without_exclusions(request)
         request, cited, absent = self.as_lookup(request)
         plan = self.plan(request)
