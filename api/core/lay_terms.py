@@ -7,7 +7,9 @@ words loses its lexical signal exactly where the vector side is weakest (facts, 
 adds them to its BM25 query (never to the embedded text). Like ``glossary``, it is a ``Thesaurus``:
 phrases are matched longest first on folded text, and only whole words.
 
-Chosen on the dev split of ``data/eval``: current@1 77.5 -> 81.2, nDCG@10 78.0 -> 79.5.
+Chosen on the dev split of ``data/eval``: current@1 77.5 -> 81.2, nDCG@10 78.0 -> 79.5. Eight
+more from the misses of ``blind2.jsonl``'s dev half took it from 58.8 to 70.6 (in sample) and
+left every held-out figure as it was: an entry fixes the wording it was written for.
 """
 
 from __future__ import annotations
@@ -81,6 +83,16 @@ LAY_TERMS: dict[str, str] = {
     "me deben": "adeudo | pago",
     "pagare": "titulo credito",
     "embargaron": "embargo",
+    # words of blind2's dev half (scripts/build_eval_set.py --split): experts, a suspended
+    # sentence, a car crash, a waiver, an inheritance
+    "especialista": "perito | pericial",
+    "dictamenes": "dictamen pericial",
+    "suspender la pena": "condena condicional",
+    "choque": "imprudencial | transito",
+    "no reclamaria nada": "renuncia de derechos",
+    "no le reclamaria nada": "renuncia de derechos",
+    "heredamos": "herederos | sucesion",
+    "embargarme": "embargo",
     # procedimiento
     "me negaron": "negativa",
     "papeles": "documentos",
