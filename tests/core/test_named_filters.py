@@ -25,6 +25,8 @@ from api.core.intent.named_filters import (
         ("the earliest ruling before 1980 on strikes", {"anio_max": 1979}, ("before 1980",)),
         ("el primer criterio después de 2011 sobre tratados", {"anio_min": 2012}, None),
         ("the first ruling since 2011 on treaties", {"anio_min": 2011}, ("since 2011",)),
+        ("¿qué criterios había antes del 2000?", {"anio_max": 1999}, ("antes del 2000",)),
+        ("criterios desde el 2011 sobre tratados", {"anio_min": 2011}, ("desde el 2011",)),
         ("the first repository of 2020", {"anio_min": 2020, "anio_max": 2020}, None),
         ("el primer repositorio de 2020", {"anio_min": 2020, "anio_max": 2020}, None),
         ("la última tesis aislada", {"tipo": "Aislada"}, ("tesis aislada",)),

@@ -75,11 +75,11 @@ _DATED = (
 )
 _Y = r"(?:1[89]\d\d|20\d\d)"
 _YEARS = re.compile(
-    rf"\b{_DATED}\s+(?P<when>"
+    rf"\b{_DATED}\s+(?:(?:habia|hubo|hay|existian|were|existed)\s+)?(?P<when>"
     rf"(?:entre|between|de|from)\s+(?P<low>{_Y})\s+(?:y|a|and|to)\s+(?P<high>{_Y})"
-    rf"|(?:antes de|before|prior to)\s+(?P<before>{_Y})"
-    rf"|(?:despues de|after)\s+(?P<after>{_Y})"
-    rf"|(?:a partir de|desde|since)\s+(?P<since>{_Y})"
+    rf"|(?:antes del?|before|prior to)\s+(?P<before>{_Y})"
+    rf"|(?:despues del?|after)\s+(?P<after>{_Y})"
+    rf"|(?:a partir del?|desde(?: el)?|since)\s+(?P<since>{_Y})"
     rf"|(?:de|del|en|in|from|of|del ano)\s+(?P<year>{_Y}))\b"
 )
 _TIPO: tuple[tuple[re.Pattern[str], TesisTipo], ...] = (
