@@ -115,3 +115,27 @@ def test_a_question_of_only_filters_lists_the_tesis_under_them_newest_first(
 def test_a_keyword_under_a_named_year_is_still_a_keyword_search(bundled: Services) -> None:
     data = search(bundled, "tesis de 1987 sobre albaceas")
     assert not data["abstained"] and data["hits"][0]["anio"] == 1987
+
+
+def test_a_chamber_of_the_court_filters_by_organo(bundled: Services) -> None:
+    result = bundled.search.search(
+        SearchRequest(query="jurisprudencia de la Segunda Sala en materia laboral", top_k=10)
+    )
+    assert result.intent.named_filters == ("segunda sala",) and result.hits
+    records = bundled.store.get_tesis([h.registro for h in result.hits])
+    assert {records[h.registro].organo for h in result.hits} == {"Segunda Sala"}
+    assert all("Laboral" in h.passage.materias for h in result.hits)
+
+
+def test_graphql_filters_by_organo(bundled: Services) -> None:
+    query = """
+    query S($input: SearchInput!) {
+      search(input: $input) { ... on SearchPayload { hits { registro } } }
+    }
+    """
+    data = run_query(
+        bundled, query, input={"query": "amparo", "topK": 5, "filters": {"organo": "Pleno"}}
+    )
+    found = [h["registro"] for h in data["search"]["hits"]]
+    records = bundled.store.get_tesis(found)
+    assert found and {records[r].organo for r in found} == {"Pleno"}

@@ -113,6 +113,7 @@ class Filters:
     anio_min: int | None = None
     anio_max: int | None = None
     instancia: str | None = None
+    organo: str | None = None  # the court or chamber that issued it ("Segunda Sala")
     registros: tuple[int, ...] = ()
 
 

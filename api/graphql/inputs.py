@@ -27,6 +27,9 @@ class FiltersInput:
     anio_min: int | None = None
     anio_max: int | None = None
     instancia: str | None = None
+    organo: str | None = strawberry.field(
+        default=None, description='The court or chamber that issued it ("Segunda Sala").'
+    )
 
     def to_core(self) -> Filters:
         for name, items in (("materias", self.materias), ("epocas", self.epocas)):
@@ -43,6 +46,7 @@ class FiltersInput:
             anio_min=self.anio_min,
             anio_max=self.anio_max,
             instancia=self.instancia,
+            organo=self.organo,
         )
 
 

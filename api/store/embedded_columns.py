@@ -168,12 +168,12 @@ def _load_index(db: sqlite3.Connection, dim: int) -> VectorIndex:
     vectors = np.empty((n, dim), dtype=np.float32)
     flat = vectors.reshape(-1).view(np.uint8).data
     width = dim * 4
-    columns: tuple[list[Any], ...] = ([], [], [], [], [], [], [])
+    columns: tuple[list[Any], ...] = ([], [], [], [], [], [], [], [])
     cursor = db.cursor()
     cursor.row_factory = None
     cursor.execute(
         "SELECT c.vector, c.id, c.registro, t.anio, t.epoca, t.tipo, t.materia_mask, "
-        "t.instancia FROM chunk c JOIN tesis t ON t.registro = c.registro ORDER BY c.id"
+        "t.instancia, t.organo FROM chunk c JOIN tesis t ON t.registro = c.registro ORDER BY c.id"
     )
     count = 0
     for row in cursor:
@@ -185,9 +185,9 @@ def _load_index(db: sqlite3.Connection, dim: int) -> VectorIndex:
         for column, value in zip(columns, row[1:], strict=True):
             column.append(value)
         count += 1
-    rowids, registro, anio, epocas, tipos, materias, instancias = columns
+    rowids, registro, anio, epocas, tipos, materias, instancias, organos = columns
     return VectorIndex.build(
-        rowids, vectors[:count], registro, anio, epocas, tipos, materias, instancias
+        rowids, vectors[:count], registro, anio, epocas, tipos, materias, instancias, organos
     )
 
 

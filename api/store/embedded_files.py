@@ -27,8 +27,18 @@ from api.store.embedded_ann import AnnIndex
 from api.store.embedded_index import VectorIndex
 from api.store.embedded_lexical import LexicalIndex
 
-FORMAT = 2  # 2: BM25 saturations as codes into a table of their distinct values
-_VECTOR_ARRAYS = ("rowids", "vectors", "registro", "anio", "epoca", "tipo", "materias", "instancia")
+FORMAT = 3  # 2: BM25 saturations as codes into a table of their distinct values; 3: organo
+_VECTOR_ARRAYS = (
+    "rowids",
+    "vectors",
+    "registro",
+    "anio",
+    "epoca",
+    "tipo",
+    "materias",
+    "instancia",
+    "organo",
+)
 _LEXICAL_ARRAYS = ("starts", "docs", "saturation_codes", "saturation_values")
 
 State = tuple[int, int, int]  # (write generation, chunks, largest chunk id)
@@ -55,6 +65,7 @@ def save(
             "format": FORMAT,
             "state": list(state),
             "instancia_codes": index.instancia_codes,
+            "organo_codes": index.organo_codes,
             "lexical": None,
             "ann": ann is not None,
         }
@@ -93,6 +104,7 @@ def load(
         index = VectorIndex(
             **{name: array(name) for name in _VECTOR_ARRAYS},
             instancia_codes=dict(meta["instancia_codes"]),
+            organo_codes=dict(meta["organo_codes"]),
         )
         lexical = None
         if meta["lexical"] is not None:

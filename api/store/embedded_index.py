@@ -86,12 +86,14 @@ class VectorIndex:
     materias: npt.NDArray[np.int32]
     instancia: npt.NDArray[np.int32]
     instancia_codes: dict[str, int]
+    organo: npt.NDArray[np.int32]
+    organo_codes: dict[str, int]
     ann: AnnIndex | None = None  # approximate shortlist, re-scored exactly (large stores)
     shortlist: int = 3000  # rows the ANN shortlist re-scores exactly
 
     @classmethod
     def empty(cls, dim: int) -> VectorIndex:
-        return cls.build([], np.zeros((0, dim), np.float32), [], [], [], [], [], [])
+        return cls.build([], np.zeros((0, dim), np.float32), [], [], [], [], [], [], [])
 
     @classmethod
     def build(
@@ -104,8 +106,10 @@ class VectorIndex:
         tipos: list[str],
         materias: list[int],
         instancias: list[str],
+        organos: list[str],
     ) -> VectorIndex:
         codes: dict[str, int] = {}
+        organo_codes: dict[str, int] = {}
         numbers = {e: epoca_number(e) for e in set(epocas)}  # distinct names: parsed once
         return cls(
             rowids=np.asarray(rowids, dtype=np.int64),
@@ -117,6 +121,10 @@ class VectorIndex:
             materias=np.asarray(materias, dtype=np.int32),
             instancia=np.asarray([codes.setdefault(i, len(codes)) for i in instancias], np.int32),
             instancia_codes=codes,
+            organo=np.asarray(
+                [organo_codes.setdefault(o, len(organo_codes)) for o in organos], np.int32
+            ),
+            organo_codes=organo_codes,
         )
 
     def __len__(self) -> int:
@@ -142,6 +150,8 @@ class VectorIndex:
             narrow(np.isin(self.epoca, [epoca_number(e) for e in filters.epocas]))
         if filters.instancia is not None:
             narrow(self.instancia == self.instancia_codes.get(filters.instancia, -1))
+        if filters.organo is not None:
+            narrow(self.organo == self.organo_codes.get(filters.organo, -1))
         if filters.registros:
             narrow(np.isin(self.registro, np.asarray(filters.registros, dtype=np.int64)))
         return mask

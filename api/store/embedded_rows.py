@@ -48,6 +48,8 @@ def where(filters: Filters, alias: str = "t") -> tuple[str, list[Any]]:
         add(f"epoca IN ({','.join('?' * len(filters.epocas))})", *filters.epocas)
     if filters.instancia is not None:
         add("instancia = ?", filters.instancia)
+    if filters.organo is not None:
+        add("organo = ?", filters.organo)
     if filters.registros:
         add(f"registro IN ({','.join('?' * len(filters.registros))})", *filters.registros)
     return (" AND ".join(clauses) or "1=1"), params

@@ -39,6 +39,7 @@ _META = (
     Property(name="tipo", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
     Property(name="materias", data_type=DataType.TEXT_ARRAY, tokenization=Tokenization.FIELD),
     Property(name="instancia", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
+    Property(name="organo", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
     Property(name="clave", data_type=DataType.TEXT),
     Property(name="partial", data_type=DataType.BOOL),
 )
@@ -71,7 +72,6 @@ TESIS_PROPERTIES = (
     *_META,
     Property(name="texto", data_type=DataType.TEXT, index_searchable=False),
     Property(name="precedentes", data_type=DataType.TEXT, index_searchable=False),
-    Property(name="organo", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
     # fecha, or 1 July of anio when unknown: the key list_tesis sorts on (like Passage.sort_date).
     Property(name="sortDate", data_type=DataType.DATE),
     Property(
@@ -147,6 +147,7 @@ def _meta_properties(tesis: Tesis) -> dict[str, Any]:
         "tipo": tesis.tipo,
         "materias": list(tesis.materias),
         "instancia": tesis.instancia,
+        "organo": tesis.organo,
         "clave": tesis.clave,
         "partial": tesis.partial,
     }
@@ -181,7 +182,6 @@ def tesis_object(tesis: Tesis, fingerprint: str) -> DataObject[Any, None]:
         | {
             "texto": tesis.texto,
             "precedentes": tesis.precedentes,
-            "organo": tesis.organo,
             "sortDate": _timestamp(tesis.fecha or date(tesis.anio, 7, 1)),
             "fingerprint": fingerprint,
         }
@@ -331,6 +331,8 @@ def build_filter(filters: Filters) -> FilterReturn | None:
         parts.append(Filter.by_property("anio").less_or_equal(filters.anio_max))
     if filters.instancia is not None:
         parts.append(Filter.by_property("instancia").equal(filters.instancia))
+    if filters.organo is not None:
+        parts.append(Filter.by_property("organo").equal(filters.organo))
     if filters.registros:
         parts.append(registros_filter(list(filters.registros)))
     return Filter.all_of(parts) if parts else None

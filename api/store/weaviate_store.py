@@ -108,12 +108,13 @@ class WeaviateStore(WeaviateResource):
         create_missing(client, collection_specs(self.prefix))
         name = f"{self.prefix}{CHUNK}"
         stored = {p.name for p in client.collections.use(name).config.get(simple=True).properties}
-        missing = [p for p in (RUBRO_TERMS, TEXT_TERMS) if p not in stored]
-        if missing:  # created by an earlier version: BM25 would find nothing in it
+        missing = [p for p in (RUBRO_TERMS, TEXT_TERMS, "organo") if p not in stored]
+        if missing:  # created by an earlier version: BM25 or the organo filter would miss
             raise StoreError(
                 f"Weaviate collection {name} has no {' or '.join(missing)} (the analyzed terms "
-                "BM25 reads): it was created by an earlier version; delete the collections "
-                f"({', '.join(self.collection_names())}) and ingest the corpus again"
+                "BM25 reads, the court filters read): it was created by an earlier version; "
+                f"delete the collections ({', '.join(self.collection_names())}) and ingest the "
+                "corpus again"
             )
 
     def _query_vector(self, vector: Vectors) -> Vectors:

@@ -35,6 +35,11 @@ from api.core.intent.named_filters import (
         ("lo último de los tribunales colegiados", {"instancia": COLEGIADOS}, None),
         ("latest Supreme Court rulings on amparo", {"instancia": SCJN}, ("supreme court",)),
         ("la tesis más reciente de la Suprema Corte", {"instancia": SCJN}, ("suprema corte",)),
+        # the Court's chambers are organos (and the Court the instancia)
+        ("jurisprudencia de la Segunda Sala", {"organo": "Segunda Sala", "instancia": SCJN}, None),
+        ("jurisprudencia del Pleno en materia constitucional", {"organo": "Pleno"}, ("pleno",)),
+        ("latest First Chamber rulings", {"organo": "Primera Sala"}, ("first chamber",)),
+        ("Fourth Chamber (Cuarta Sala) jurisprudence", {"organo": "Cuarta Sala"}, None),
     ],
 )
 def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | None) -> None:
@@ -54,7 +59,8 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
         "lo último después de la reforma de 2011",
         # a court as the subject; a chamber (no filter knows it); jurisprudencia, the noun
         "the latest ruling on collegiate courts",
-        "la última jurisprudencia de la Segunda Sala",
+        "el pleno del ayuntamiento aprobó la obra",  # not the Court's Pleno
+        "jurisprudencia del Pleno de Circuito",
         "la jurisprudencia más reciente sobre despido",
         "la tesis más reciente sobre despido",
     ],

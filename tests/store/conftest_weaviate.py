@@ -90,7 +90,7 @@ def start_grpc() -> Iterator[RecordingWeaviate]:
 
 # The analyzed-terms properties every Chunk collection of this version has
 # (``api.store.weaviate_schema``); an older collection lacks them.
-CURRENT_CHUNK_PROPERTIES = ("text", "rubroTerms", "textTerms")
+CURRENT_CHUNK_PROPERTIES = ("text", "rubroTerms", "textTerms", "organo")
 
 
 def serve_rest(

@@ -33,6 +33,7 @@ def entry(
     fecha: date | None = None,
     fingerprint: str = "v1",
     clave: str = "",
+    organo: str = "PRIMER TRIBUNAL",
 ) -> TesisEntry:
     texts = texts or [f"texto {registro} parte {i}" for i in range(len(vectors))]
     tesis = Tesis(
@@ -44,7 +45,7 @@ def entry(
         tipo=tipo,  # type: ignore[arg-type]
         materias=materias,
         instancia="Tribunales Colegiados de Circuito",
-        organo="PRIMER TRIBUNAL",
+        organo=organo,
         clave=clave,
         fecha=fecha,
     )
@@ -82,6 +83,7 @@ class StoreContract:
                 tipo="Jurisprudencia",
                 materias=("Común", "Constitucional"),
                 fecha=date(2015, 3, 6),
+                organo="Segunda Sala",
                 texts=["interés legítimo en el amparo indirecto"],
             ),
             entry(
@@ -134,6 +136,8 @@ class StoreContract:
             (Filters(epocas=("Décima Época",)), {300}),
             (Filters(registros=(100, 400)), {100, 400}),
             (Filters(anio_min=1976, anio_max=2020, tipo="Aislada"), {200}),
+            (Filters(organo="Segunda Sala"), {300}),
+            (Filters(organo="Tercera Sala"), set()),
         ],
     )
     def test_vector_search_filters(self, store: VectorStore, corpus, filters, expected) -> None:
@@ -214,6 +218,13 @@ class StoreContract:
             200,
             300,
         ]
+
+    def test_an_organo_filters_lists_and_lexical_search(self, store: VectorStore, corpus) -> None:
+        store.upsert(corpus)
+        chamber = Filters(organo="Segunda Sala")
+        assert [t.registro for t in store.list_tesis(ListQuery(chamber, "DESC", 10))] == [300]
+        found = store.lexical_search("amparo", unit(1, 0, 0, 0), chamber, 10)
+        assert {c.passage.registro for c in found} == {300}  # 100 says amparo too
 
     def test_count_by_groups(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)

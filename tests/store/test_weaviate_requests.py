@@ -107,6 +107,7 @@ def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserv
         "tipo": "text",
         "materias": "text[]",
         "instancia": "text",
+        "organo": "text",
         "clave": "text",
         "partial": "boolean",
         "rubroTerms": "text",
@@ -117,6 +118,7 @@ def test_first_call_creates_the_three_collections(store: WeaviateStore, httpserv
         "tipo",
         "materias",
         "instancia",
+        "organo",
     }
     # BM25 reads our analyzed terms, whole, with no English stopword preset on top
     assert {n for n, p in chunk.items() if p.get("tokenization") == "whitespace"} == {
@@ -244,14 +246,19 @@ def test_chunks_are_written_with_the_terms_bm25_reads() -> None:
 
 
 def test_list_tesis_sorts_by_date_then_registro(store, grpc_mock) -> None:
-    store.list_tesis(ListQuery(Filters(instancia="Pleno"), "DESC", 10, offset=20))
+    store.list_tesis(
+        ListQuery(Filters(instancia="Pleno", organo="Segunda Sala"), "DESC", 10, offset=20)
+    )
     request = grpc_mock.requests("Search")[-1]
     assert request.collection == "TestTesis" and (request.limit, request.offset) == (10, 20)
     assert [(list(s.path), s.ascending) for s in request.sort_by] == [
         (["sortDate"], False),
         (["registro"], False),
     ]
-    assert leaves(request.filters) == {("instancia", "EQUAL"): "Pleno"}
+    assert leaves(request.filters) == {
+        ("instancia", "EQUAL"): "Pleno",
+        ("organo", "EQUAL"): "Segunda Sala",
+    }
 
 
 def test_count_by_groups_on_the_tesis_collection(store, grpc_mock) -> None:

@@ -6,8 +6,8 @@ tesis *under a filter*, not for documents that say "época", "1980" or "aislada"
 the date order abstained or answered from another época). ``named_filters`` reads them as
 ``Filters`` fields and returns the words that named them, which leave the topic.
 
-A chamber (*la Segunda Sala*, *el Pleno*) is not read: the filters know the instancia (the
-Court) and not the chamber, and the Court's latest tesis may be the Pleno's. A year counts
+A chamber of the Court (*la Segunda Sala*, *el Pleno de la Suprema Corte*, *the First
+Chamber*) is its organo, and the Court its instancia; a circuit is not read. A year counts
 only right after what it dates (see ``_YEARS``), a court only as the author, and "jurisprudencia"
 alone stays the corpus's noun (people say it for any tesis): only *tesis de jurisprudencia* or
 *jurisprudencia firme* ask for the kind.
@@ -40,6 +40,7 @@ class NamedFilters:
     anio_max: int | None = None
     tipo: TesisTipo | None = None
     instancia: str | None = None
+    organo: str | None = None
     phrases: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
@@ -105,6 +106,27 @@ def _court(names: str) -> re.Pattern[str]:
     )
 
 
+# The Court's chambers, as the SJF names them in ``organo``.
+_CHAMBERS = {
+    "primera": "Primera Sala",
+    "first": "Primera Sala",
+    "segunda": "Segunda Sala",
+    "second": "Segunda Sala",
+    "tercera": "Tercera Sala",
+    "third": "Tercera Sala",
+    "cuarta": "Cuarta Sala",
+    "fourth": "Cuarta Sala",
+    "auxiliar": "Sala Auxiliar",
+}
+_CHAMBER = re.compile(
+    r"\b(primera|segunda|tercera|cuarta)\s+sala\b|\bsala\s+(auxiliar)\b"
+    r"|\b(first|second|third|fourth)\s+chamber\b"
+    # the Court's Pleno, not a municipal or circuit one: named with the Court, or closing a
+    # phrase ("jurisprudencia del Pleno en materia...", "del Pleno Décima Época")
+    r"|\b(pleno)\s+de\s+la\s+(?:suprema\s+corte|scjn)\b"
+    r"|\b(?:el|del|al)\s+(pleno)\b(?=\s*(?:$|[,.;:?!)]|en\s+materia|sobre|\w+\s+epoca))"
+    r"|\bthe\s+(plenary)\b(?!\s+of\s+circuit)|\b(plenary)\s+court\b|\b(full\s+court)\b"
+)
 _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
     (_court(r"plenos?\s+regionale?s?|regional\s+plenar(?:y|ies)"), PLENOS_REGIONALES),
     (
@@ -123,7 +145,7 @@ _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
 # Every filter phrase has one of these (a year's digits, época, aislada...): a cheap first look.
 _MAY_NAME = re.compile(
     r"\d{4}|epoc|\bera\b|aislad|isolated|jurisprudenc|binding|colegiad|collegiate|corte|"
-    r"court|scjn|plenos?\s+regional|regional\s+plenar"
+    r"court|scjn|plenos?\s+regional|regional\s+plenar|\bsala\b|chamber|pleno|plenary"
 )
 
 
@@ -148,12 +170,28 @@ def named_filters(question: str, courts: bool = True) -> NamedFilters:
         spans.append(years.span("when"))
     tipo, kind = _first(_TIPO, folded)
     instancia, court = _first(_INSTANCIA, folded) if courts else (None, None)
+    organo, chambers = _chambers(folded) if courts else (None, [])
+    if organo is not None:
+        instancia = SCJN
     if kind is not None:
         spans.append(kind.span())
     if court is not None:
         spans.append(court.span("court") if court.group("court") else court.span("issuer"))
+    for chamber in chambers:  # "segunda sala"; of "del pleno", its noun
+        whole = chamber.group(0).split()[0] not in {"el", "del", "al", "the"}
+        spans.append(chamber.span() if whole else chamber.span(chamber.lastindex or 0))
     phrases = tuple(surface(question, source, Match(a, b, "")) for a, b in spans)
-    return NamedFilters(tuple(epocas), anio_min, anio_max, tipo, instancia, phrases)
+    return NamedFilters(tuple(epocas), anio_min, anio_max, tipo, instancia, organo, phrases)
+
+
+def _chambers(folded: str) -> tuple[str | None, list[re.Match[str]]]:
+    """The Court's chamber ``folded`` names first ("Segunda Sala", "Pleno"), and every place
+    that names it ("Fourth Chamber (Cuarta Sala)")."""
+    found = list(_CHAMBER.finditer(folded))
+    if not found:
+        return None, []
+    names = [_CHAMBERS.get(m.group(m.lastindex or 0), "Pleno") for m in found]
+    return names[0], [m for m, name in zip(found, names, strict=True) if name == names[0]]
 
 
 def _bounds(years: re.Match[str]) -> tuple[int | None, int | None]:

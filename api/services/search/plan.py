@@ -182,4 +182,5 @@ def with_named_filters(filters: Filters, named: NamedFilters) -> Filters:
         anio_max=named.anio_max if years else filters.anio_max,
         tipo=filters.tipo or named.tipo,
         instancia=filters.instancia or named.instancia,
+        organo=filters.organo or named.organo,
     )
