@@ -27,6 +27,7 @@ from api.core.intent.named_filters import (
         ("the first ruling since 2011 on treaties", {"anio_min": 2011}, ("since 2011",)),
         ("¿qué criterios había antes del 2000?", {"anio_max": 1999}, ("antes del 2000",)),
         ("criterios desde el 2011 sobre tratados", {"anio_min": 2011}, ("desde el 2011",)),
+        ("Second Chamber rulings 2024", {"anio_min": 2024, "organo": "Segunda Sala"}, None),
         ("the first repository of 2020", {"anio_min": 2020, "anio_max": 2020}, None),
         ("el primer repositorio de 2020", {"anio_min": 2020, "anio_max": 2020}, None),
         ("la última tesis aislada", {"tipo": "Aislada"}, ("tesis aislada",)),
@@ -63,6 +64,8 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
         "jurisprudencia del Pleno de Circuito",
         "la jurisprudencia más reciente sobre despido",
         "la tesis más reciente sobre despido",
+        "tesis 2024502",  # a registro, not a year
+        "jurisprudencia 2a./J. 12/2019",
     ],
 )
 def test_no_filter_is_named(question: str) -> None:

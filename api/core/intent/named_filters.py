@@ -81,7 +81,7 @@ _YEARS = re.compile(
     rf"|(?:antes del?|before|prior to)\s+(?P<before>{_Y})"
     rf"|(?:despues del?|after)\s+(?P<after>{_Y})"
     rf"|(?:a partir del?|desde(?: el)?|since)\s+(?P<since>{_Y})"
-    rf"|(?:de|del|en|in|from|of|del ano)\s+(?P<year>{_Y}))\b"
+    rf"|(?:(?:de|del|en|in|from|of|del ano)\s+)?(?P<year>{_Y}))\b"
 )
 _TIPO: tuple[tuple[re.Pattern[str], TesisTipo], ...] = (
     (re.compile(r"\btesis\s+aisladas?\b|\bisolated\s+(?:thes[ie]s|rulings?)\b"), "Aislada"),
