@@ -139,3 +139,14 @@ def test_graphql_filters_by_organo(bundled: Services) -> None:
     found = [h["registro"] for h in data["search"]["hits"]]
     records = bundled.store.get_tesis(found)
     assert found and {records[r].organo for r in found} == {"Pleno"}
+
+
+def test_a_question_about_a_kind_is_answered_not_listed(bundled: Services) -> None:
+    data = search(bundled, "¿Qué es una tesis aislada?")
+    assert data["intent"]["namedFilters"] == []
+
+
+def test_a_lookup_is_not_narrowed_by_words_that_read_as_filters(bundled: Services) -> None:
+    """2024502 is of the Undécima Época: "de la Décima Época" must not empty the lookup."""
+    data = search(bundled, "Registro digital 2024502 de la Décima Época")
+    assert [h["registro"] for h in data["hits"]][:1] == [2024502]

@@ -55,9 +55,10 @@ def cited_registros(question: str) -> tuple[int, ...]:
 # Claves on folded text: the Court's (1a., 2a., P.: "2a./j. 64/2022", "p. lxvi/2011"), a
 # collegiate court's ("xxv.2o.4 l", "i.3o.c. j/45 k") and a pleno's ("pr.a.c.cn. j/3 a").
 _CLAVE = re.compile(
-    r"\b(?:(?:1a|2a|p)\.?\s?(?:/\s?j\.?\s?)?(?:\d{1,4}|[lxvic]{1,8})\s?/\s?\d{2,4}"
-    r"|[ivxl]{1,6}\.\s?\d{1,2}o\.\s?(?:[a-z]{1,2}\.\s?)*(?:j\s?/\s?)?\d{1,4}\s?[a-z]{1,2}"
-    r"|p[rc]\.(?:[a-z]{1,4}\.)+\s?j\s?/\s?\d{1,4}\s?[a-z]{1,2})\b"
+    r"\b(?:(?:1a|2a|p)\.?\s?(?:/\s?j\.?\s?)?(?:\d{1,4}|[ivxlcdm]{1,12})\s?/\s?\d{2,4}"
+    # a collegiate court's: its materia letter is one of the SJF's, or none (Novena "J/15")
+    r"|[ivxl]{1,6}\.\s?\d{1,2}o\.\s?(?:[a-z]{1,2}\.\s?)*(?:j\s?/\s?)?\d{1,4}(?:\s?(?:cs|[acpklte]))?"
+    r"|p[rc]\.(?:[a-z]{1,4}\.)+\s?j\s?/\s?\d{1,4}(?:\s?(?:cs|[acpklte]))?)\b"
     r"(?:\s?\(\s?\d{1,2}a\.?\s?\))?"
 )
 _EPOCA_SUFFIX = re.compile(r"\(\s?\d{1,2}a\.?\s?\)")

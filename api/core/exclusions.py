@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from api.core.text import analyze
 
-_EXCLUDED = re.compile(r"(?:(?<=\s)|^)-(\w[\w'’]*)|\bNOT\s+(\w[\w'’]*)")
+# a word of three letters or more ("artículo 123 -A" and "1990 -2000" exclude nothing)
+_EXCLUDED = re.compile(r"(?:(?<=\s)|^)-([^\W\d_][\w'’]{2,})|\bNOT\s+([^\W\d_][\w'’]{2,})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ class Exclusions:
 
 def exclusions(question: str) -> Exclusions:
     """``question`` less its "-word" and "NOT word" exclusions."""
+    if question.isupper():  # "WHAT IS NOT ALLOWED IN AMPARO": shouting, not an operator
+        return Exclusions(question)
     words = tuple(dict.fromkeys(m.group(1) or m.group(2) for m in _EXCLUDED.finditer(question)))
     if not words:
         return Exclusions(question)

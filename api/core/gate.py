@@ -119,10 +119,14 @@ class QuerySignals:
 # "'; DROP TABLE tesis; --"): its words ("tesis", "anio") reach the English floor, and an
 # answer to it would be a confident answer to nothing. "Can the employer select workers from
 # the union list?" is not one: a statement names its table and ends, or filters, there.
+# A statement's shape, not its words: "*" or a comma list of columns, "values (", "--", a
+# closing ";" ("Can the union select its delegates?", "insert into the contract a clause").
 _SQL = re.compile(
-    r"\bselect\s+(?:\*|[\w.,\s]+?)\s+from\s+\w+(?:\s*;|\s+where\b|\s*$)"
-    r"|\b(?:drop|truncate|alter)\s+table\b|\binsert\s+into\s+\w+|\bunion\s+(?:all\s+)?select\b"
-    r"|\bdelete\s+from\s+\w+\s*(?:;|where\b|$)",
+    r"\bselect\s+(?:\*|\w+(?:\.\w+)?(?:\s*,\s*\w+(?:\.\w+)?)+)\s+from\s+\w+"
+    r"|\bselect\s+.+\s+from\s+\w+\s*(?:;|\s+where\s+\w+\s*(?:[<>=!]|like\b|in\s*\())"
+    r"|\b(?:drop|truncate|alter)\s+table\s+\w+|\binsert\s+into\s+\w+\s*(?:\(|values\b)"
+    r"|\bunion\s+(?:all\s+)?select\s+(?:\*|null\b|\d|@@)|;\s*--"
+    r"|\bdelete\s+from\s+\w+\s*(?:;|where\s+\w+\s*[<>=])",
     re.IGNORECASE,
 )
 

@@ -71,8 +71,11 @@ STEM_LENGTH = 6
 
 def fold(text: str) -> str:
     """Lowercase and strip accents (ñ becomes n)."""
-    decomposed = unicodedata.normalize("NFD", text.lower())
+    decomposed = unicodedata.normalize("NFD", text.lower().translate(_ORDINAL_INDICATORS))
     return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+
+
+_ORDINAL_INDICATORS = str.maketrans({"ª": "a", "º": "o"})  # "2ª Sala", "10ª Época", "1º"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -27,8 +27,6 @@ DOCUMENT_NOUNS = frozenset(
         "created made ruling rulings decision decisions holding holdings judgment judgments "
         "criterion criteria precedent case cases court courts supreme mexican "
         "thesis theses rule rules ruled corpus colección semanario acervo "
-        # the country every tesis is of: "the latest ruling on strikes in Mexico"
-        "méxico mexico mexicano mexicana mexicanos mexicanas "
         # words naming which date (api.core.date_fields), not what the record is about
         "commit commits push pushed update updated actualizado actualizados actualizó "
         "touched touch"
@@ -71,13 +69,19 @@ _COURT_SPOKE = re.compile(
     r"abordaron|establecio|establecieron|decidio|decidieron|determino|determinaron)|"
     r"se trato|se trataron|held|ruled|decided|addressed|dealt with|weighed in)\b"
 )  # on folded text
+# The country every tesis is of ("the latest ruling on strikes in Mexico", "Mexican courts"),
+# not a state's name ("el Código Penal del Estado de México").
+_COUNTRY = re.compile(r"\b(?:in|en)\s+mexico\b|\bmexican(?:o|a|os|as)?\b")  # on folded text
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
 # Jakub" (a possessor closes the phrase, unlike "el repositorio de Rust más reciente"), "the
 # latest repo Jakub has made".
 _OWNER_PATTERNS = (
     re.compile(rf"\b{_NAME}'s\b"),  # a name's: "Jakub's", not "the defendant's right"
-    re.compile(rf"\b(?:de|by|from|of)\s+{_NAME}\s*(?:[,.?!;:]|$)"),
+    # (not a place: "el Código Penal del Estado de México", "la Ciudad de México")
+    re.compile(
+        rf"(?<!Estado )(?<!estado )(?<!Ciudad )(?<!ciudad )\b(?:de|by|from|of)\s+{_NAME}\s*(?:[,.?!;:]|$)"
+    ),
     re.compile(
         rf"\b{_NAME}\s+(?:has|had|did|made|created|built|started|wrote|published|pushed|"
         r"released|uploaded|creó|hizo|empezó|comenzó|publicó|subió)\b"
@@ -104,7 +108,7 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
     }
     skip = DOCUMENT_NOUNS | FILLER | names
     asked = fold(with_names(question))
-    for pattern in (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE):
+    for pattern in (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE, _COUNTRY):
         asked = pattern.sub(" ", asked)
     for trigger in triggers:
         words = r"\s+".join(map(re.escape, fold(trigger).split()))

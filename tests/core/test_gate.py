@@ -253,6 +253,14 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ("primera",),
             ["trato", "digno", "determ"],
         ),
+        # the country of every tesis, and the corpus as a collection; but a state is a place
+        ("the latest ruling on strikes in Mexico", ("latest",), ["strike"]),
+        ("la tesis más antigua del acervo sobre huelgas", ("más antigua",), ["huelga"]),
+        (
+            "la tesis más reciente sobre el Código Penal del Estado de México",
+            ("más reciente",),
+            ["codigo", "penal", "estado", "mexico"],
+        ),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(
@@ -299,8 +307,11 @@ def test_topic_words_are_the_question_s_own() -> None:
         ("SELECT * FROM tesis WHERE anio > 2020", True),
         ("select rubro, anio from tesis", True),
         ("'; DROP TABLE tesis; --", True),
-        ("1 UNION SELECT password", True),
+        ("1' UNION SELECT NULL, password FROM users--", True),
         ("Can the employer select workers from the union list?", False),
+        ("Can the union select its delegates without a vote?", False),
+        ("Can the employer insert into the contract a non-compete clause?", False),
+        ("can the employer select workers from unions", False),
         ("¿Puedo elegir (select) al árbitro desde la lista?", False),
         ("delete from my record the old conviction?", False),
     ],

@@ -165,7 +165,11 @@ def test_canonical_materia() -> None:
         ("Is this criterion still in force?", "current", ("in force",)),
         # the first time the courts spoke, news, and whether a criterion still stands
         ("¿Cuál fue la primera vez que la Corte habló de la huelga?", "earliest", ("primera vez",)),
-        ("¿Cuándo se resolvió por primera vez sobre el embargo?", "earliest", ("por primera vez",)),
+        (
+            "¿Cuándo se resolvió por primera vez sobre el embargo?",
+            "earliest",
+            ("se resolvió por primera vez",),
+        ),
         ("la primera ocasión en que se trató la prescripción", "earliest", ("primera ocasión",)),
         ("the first time the court held that strikes suspend", "earliest", ("first time",)),
         ("¿Hay algo nuevo sobre la suspensión en amparo?", "latest", ("algo nuevo",)),
@@ -177,10 +181,10 @@ def test_canonical_materia() -> None:
         ("¿Ha cambiado el criterio sobre las multas?", "current", ("ha cambiado el criterio",)),
         ("Does the rule on Saturdays still apply?", "current", ("still apply",)),
         # a criterion's history reads oldest first
-        ("histórico de criterios sobre huelga", "earliest", ("histórico de",)),
-        ("evolución del criterio sobre la suplencia", "earliest", ("evolución del",)),
+        ("histórico de criterios sobre huelga", "earliest", ("histórico de criterios",)),
+        ("evolución del criterio sobre la suplencia", "earliest", ("evolución del criterio",)),
         ("timeline of rulings on divorce grounds", "earliest", ("timeline",)),
-        ("history of the right to strike", "earliest", ("history of",)),
+        ("history of rulings on strikes", "earliest", ("history of rulings",)),
     ],
 )
 def test_temporal_kinds(question: str, kind: str, triggers: tuple[str, ...]) -> None:
@@ -250,6 +254,14 @@ def test_temporal_false_positives(question: str) -> None:
         "The first time I was fired they paid me nothing",
         "¿Se protege la novedad de una invención ya divulgada?",
         "¿Pueden negarme la historia clínica del paciente?",
+        # the asker's story, or a history that is not a criterion's (a reviewer's finds)
+        "¿Cuál es la pena por robo si es la primera vez?",
+        "¿Qué pena me toca si delinquí por primera vez?",
+        "la primera vez que el patrón no pagó",
+        "Is a first time offender eligible for probation?",
+        "Can a history of domestic violence affect custody?",
+        "¿Se considera riesgo de trabajo la evolución de la enfermedad?",
+        "la historia de mensajes de WhatsApp como prueba",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

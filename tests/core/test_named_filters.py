@@ -41,6 +41,8 @@ from api.core.intent.named_filters import (
         ("jurisprudencia del Pleno en materia constitucional", {"organo": "Pleno"}, ("pleno",)),
         ("latest First Chamber rulings", {"organo": "Primera Sala"}, ("first chamber",)),
         ("Fourth Chamber (Cuarta Sala) jurisprudence", {"organo": "Cuarta Sala"}, None),
+        ("la última tesis de la 2ª Sala", {"organo": "Segunda Sala"}, ("2ª sala",)),
+        ("la primera tesis de la 10ª Época", {"epocas": ("Décima Época",)}, None),
     ],
 )
 def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | None) -> None:
@@ -62,6 +64,11 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
         "the latest ruling on collegiate courts",
         "el pleno del ayuntamiento aprobó la obra",  # not the Court's Pleno
         "jurisprudencia del Pleno de Circuito",
+        "la última jurisprudencia del Pleno en Materia Administrativa del Primer Circuito",
+        # a year dated by no document noun (a reviewer's finds)
+        "¿Qué criterios hay sobre la reforma laboral publicada en 2019?",
+        "Can the authority revoke a license issued in 2015?",
+        "What does the recent 2023 judicial reform mean?",
         "la jurisprudencia más reciente sobre despido",
         "la tesis más reciente sobre despido",
         "tesis 2024502",  # a registro, not a year
@@ -75,7 +82,7 @@ def test_no_filter_is_named(question: str) -> None:
 
 def test_a_court_is_read_only_when_asked_for() -> None:
     question = "la tesis más reciente de la Suprema Corte"
-    assert named_filters(question, courts=False) == named_filters("la tesis más reciente")
+    assert named_filters(question, ordering=False) == named_filters("la tesis más reciente")
 
 
 @pytest.mark.parametrize(
@@ -93,3 +100,16 @@ def test_a_court_is_read_only_when_asked_for() -> None:
 )
 def test_the_embedded_question_leaves_out_what_names_filters(question: str, embedded: str) -> None:
     assert without_named_filters(question) == embedded
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "¿Qué valor probatorio tiene una tesis aislada?",
+        "¿La jurisprudencia obligatoria puede aplicarse retroactivamente?",
+        "When does a ruling become binding precedent?",
+    ],
+)
+def test_a_question_about_a_kind_of_tesis_is_not_filtered_by_it(question: str) -> None:
+    assert named_filters(question, ordering=False).tipo is None
+    assert without_named_filters(question) == question

@@ -68,20 +68,30 @@ _EPOCA = re.compile(
 # ordering word or a participle ("la tesis más reciente de 1980", "the first ruling before
 # 1980", "publicada en 2024"), not inside a description ("la reforma minera y de aguas de
 # 2023", "la Ley de Amparo de 2013").
-_DATED = (
+_DOCUMENTS = (
     r"(?:tesis|criterios?|jurisprudencias?|precedentes?|rulings?|thes[ie]s|decisions?|"
-    r"repositorios?|repositor(?:y|ies)|repos?|proyectos?|projects?|recientes?|antigu[oa]s?|viej[oa]s?|nuev[oa]s?|"
-    r"ultim[oa]s?|primer[oa]?s?|latest|newest|earliest|oldest|first|last|recent|"
-    r"publicad[oa]s?|emitid[oa]s?|dictad[oa]s?|published|issued|decided|created|made)"
+    r"repositorios?|repositor(?:y|ies)|repos?|proyectos?|projects?)"
 )
+_ORDERING = (
+    r"(?:mas\s+)?(?:recientes?|antigu[oa]s?|viej[oa]s?|nuev[oa]s?)|ultim[oa]s?|primer[oa]?s?|"
+    r"latest|newest|earliest|oldest|first|last"
+)
+# what a document noun may carry before its date: "tesis publicada en 2024", "criterios
+# había antes del 2000" (not "la reforma laboral publicada en 2019": no document noun)
+_CARRIED = (
+    r"(?:(?:publicad[oa]s?|emitid[oa]s?|dictad[oa]s?|published|issued|decided|created|made|"
+    r"habia|hubo|hay|existian|were|existed)\s+)?"
+)
+_DATED = rf"(?:{_DOCUMENTS}(?:\s+(?:{_ORDERING}))?\s+{_CARRIED}|(?:{_ORDERING})\s+)"
 _Y = r"(?:1[89]\d\d|20\d\d)"
 _YEARS = re.compile(
-    rf"\b{_DATED}\s+(?:(?:habia|hubo|hay|existian|were|existed)\s+)?(?P<when>"
+    rf"\b{_DATED}(?P<when>"
     rf"(?:entre|between|de|from)\s+(?P<low>{_Y})\s+(?:y|a|and|to)\s+(?P<high>{_Y})"
     rf"|(?:antes del?|before|prior to)\s+(?P<before>{_Y})"
     rf"|(?:despues del?|after)\s+(?P<after>{_Y})"
     rf"|(?:a partir del?|desde(?: el)?|since)\s+(?P<since>{_Y})"
-    rf"|(?:(?:de|del|en|in|from|of|del ano)\s+)?(?P<year>{_Y}))\b"
+    rf"|(?:de|del|en|in|from|of|del ano)\s+(?P<year>{_Y}))\b"
+    rf"|\b{_DOCUMENTS}\s+(?P<bare>{_Y})\b"  # "Second Chamber rulings 2024"
 )
 _TIPO: tuple[tuple[re.Pattern[str], TesisTipo], ...] = (
     (re.compile(r"\btesis\s+aisladas?\b|\bisolated\s+(?:thes[ie]s|rulings?)\b"), "Aislada"),
@@ -117,14 +127,20 @@ _CHAMBERS = {
     "cuarta": "Cuarta Sala",
     "fourth": "Cuarta Sala",
     "auxiliar": "Sala Auxiliar",
+    **{
+        f"{n}a{dot}": f"{name} Sala"
+        for n, name in enumerate(("Primera", "Segunda", "Tercera", "Cuarta"), 1)
+        for dot in ("", ".")
+    },
 }
 _CHAMBER = re.compile(
-    r"\b(primera|segunda|tercera|cuarta)\s+sala\b|\bsala\s+(auxiliar)\b"
+    r"\b(primera|segunda|tercera|cuarta|[1-4]a\.?)\s+sala\b|\bsala\s+(auxiliar)\b"
     r"|\b(first|second|third|fourth)\s+chamber\b"
     # the Court's Pleno, not a municipal or circuit one: named with the Court, or closing a
     # phrase ("jurisprudencia del Pleno en materia...", "del Pleno Décima Época")
     r"|\b(pleno)\s+de\s+la\s+(?:suprema\s+corte|scjn)\b"
-    r"|\b(?:el|del|al)\s+(pleno)\b(?=\s*(?:$|[,.;:?!)]|en\s+materia|sobre|\w+\s+epoca))"
+    r"|\b(?:el|del|al)\s+(pleno)\b(?!(?:\s+\w+){0,6}?\s+circuito)"
+    r"(?=\s*(?:$|[,.;:?!)]|en\s+materia|sobre|\w+\s+epoca))"
     r"|\bthe\s+(plenary)\b(?!\s+of\s+circuit)|\b(plenary)\s+court\b|\b(full\s+court)\b"
 )
 _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -149,9 +165,12 @@ _MAY_NAME = re.compile(
 )
 
 
-def named_filters(question: str, courts: bool = True) -> NamedFilters:
-    """The filters ``question`` names and the words that name them (empty: none); with
-    ``courts`` False, a court is not read."""
+def named_filters(question: str, ordering: bool = True) -> NamedFilters:
+    """The filters ``question`` names and the words that name them (empty: none).
+
+    With ``ordering`` False (a question, not a first/latest request or a listing) only an
+    época and years are read: "¿Qué valor probatorio tiene una tesis aislada?" asks about the
+    kind, and "¿Qué ha dicho la Suprema Corte sobre...?" asks every court."""
     folded, source = fold_with_map(question)
     if not _MAY_NAME.search(folded):  # most questions: no word any filter starts with
         return NamedFilters()
@@ -167,10 +186,10 @@ def named_filters(question: str, courts: bool = True) -> NamedFilters:
     anio_min, anio_max = None, None
     if years := _YEARS.search(folded):
         anio_min, anio_max = _bounds(years)
-        spans.append(years.span("when"))
-    tipo, kind = _first(_TIPO, folded)
-    instancia, court = _first(_INSTANCIA, folded) if courts else (None, None)
-    organo, chambers = _chambers(folded) if courts else (None, [])
+        spans.append(years.span("when") if years.group("when") else years.span("bare"))
+    tipo, kind = _first(_TIPO, folded) if ordering else (None, None)
+    instancia, court = _first(_INSTANCIA, folded) if ordering else (None, None)
+    organo, chambers = _chambers(folded) if ordering else (None, [])
     if organo is not None:
         instancia = SCJN
     if kind is not None:
@@ -205,7 +224,8 @@ def _bounds(years: re.Match[str]) -> tuple[int | None, int | None]:
         return int(years.group("after")) + 1, None
     if years.group("since"):
         return int(years.group("since")), None
-    return int(years.group("year")), int(years.group("year"))
+    year = int(years.group("year") or years.group("bare"))
+    return year, year
 
 
 def _first(
@@ -222,7 +242,7 @@ def without_named_filters(question: str) -> str:
     """``question`` without the words that name an época, years or a kind (and the
     preposition before them), for embedding: "¿Qué dicen las tesis de la Novena Época sobre la
     suspensión?" is about the suspension, and its época a filter, not a meaning to match."""
-    return without_phrases(question, named_filters(question, courts=False).phrases)
+    return without_phrases(question, named_filters(question, ordering=False).phrases)
 
 
 def without_phrases(question: str, phrases: Sequence[str]) -> str:

@@ -138,12 +138,19 @@ _EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
 )
 
 
-# "la primera vez que la Corte se pronunció" asks for the first criterion; "la primera vez que
-# no pago" and "the first time I was fired" tell the asker's story.
-_ASKER_AFTER = r"me|no|yo|mi|mis|te|nos|lo|le|se me|se nos|fui|pague|tuve|hice|falte"
+# "la primera vez que la Corte se pronunció", "cuándo se resolvió por primera vez" ask for
+# the first criterion: a court, a criterion or a court's verb comes within a few words. "la
+# primera vez que el patrón no pagó", "si es la primera vez", "a first time offender" tell the
+# asker's story.
+_COURT_NEAR = (
+    r"(?:corte|scjn|sala|pleno|tribunal\w*|juez|jueces|jurisprudencia|tesis|criterios?|"
+    r"pronuncio|resolvio|resolvieron|trato|hablo|sostuvo|establecio|abordo|decidio)"
+)
 _FIRST_TIME = (
-    rf"(?:por )?primera (?:vez|ocasion)(?! (?:en )?que (?:{_ASKER_AFTER})\b)|"
-    r"first time(?! (?:that )?(?:i|we|you|my|our|he|she|they|someone)\b)"
+    rf"(?:por )?primera (?:vez|ocasion)(?=(?:\s+\w+){{0,4}}?\s+{_COURT_NEAR}\b)|"
+    r"se (?:resolvio|pronuncio|trato|hablo|sostuvo|establecio|abordo|decidio) por primera vez|"
+    r"first time(?=(?:\s+\w+){0,3}?\s+(?:court|courts|judges?|supreme|scjn|tribunal|held|ruled"
+    r"|decided)\b)"
 )
 # "¿hay algo nuevo sobre...?", "any news on...?": the latest criterion. A lone "novedad" is
 # mostly an invention's novelty.
@@ -237,9 +244,12 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     # "evolución del criterio sobre...", "timeline of rulings on..."
     _rule(
         "earliest",
-        r"historico de|historia de(?:l| la| los| las)?|evolucion de(?:l| la| los| las)?|"
-        r"cronologia de(?:l| la| los| las)?|linea de(?:l)? tiempo|timeline|history of|"
-        r"evolution of|chronology of",
+        # of a criterion, not of a disease or of messages ("la evolución de la enfermedad")
+        r"(?:historico|historia|evolucion|cronologia) de(?:l| la| los| las)? "
+        r"(?:criterios?|jurisprudencias?|tesis|postura|precedentes?)|"
+        r"linea de(?:l)? tiempo|timeline|"
+        r"(?:history|evolution|chronology) of (?:the )?(?:case law|rulings?|criteria|criterion|"
+        r"precedents?|jurisprudence|theses|thesis)",
     ),
     # latest
     _rule(

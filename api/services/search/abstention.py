@@ -63,15 +63,26 @@ def _a_rubro_says_it(question: str, pool: list[Candidate]) -> bool:
     keywords = set(analyze(asked)) - _NOT_CONTENT
     if not keywords:
         return False
-    share = RUBRO_COVERAGE if len(keywords) >= MIN_RUBRO_TERMS else 1.0
-    need = share * len(keywords)
-    return any(len(keywords & _rubro_terms(c.passage.rubro)) >= need for c in pool)
+    if len(keywords) >= MIN_RUBRO_TERMS:
+        need = RUBRO_COVERAGE * len(keywords)
+        return any(len(keywords & _rubro_terms(c.passage.rubro)) >= need for c in pool)
+    # a keyword search: what the tesis is about, so its words open the rubro ("ALBACEA, FALTA
+    # DE..."), not a word met further on ("presidente" in an agrarian rubro)
+    return any(keywords <= _rubro_opening(c.passage.rubro) for c in pool)
 
 
 @functools.lru_cache(maxsize=8192)
 def _rubro_terms(rubro: str) -> frozenset[str]:
     """A rubro's terms, kept: the same rubros come back across searches."""
     return frozenset(analyze(rubro))
+
+
+RUBRO_OPENING = 3  # terms of a rubro that say what it is about (its heading, the voz)
+
+
+@functools.lru_cache(maxsize=8192)
+def _rubro_opening(rubro: str) -> frozenset[str]:
+    return frozenset(analyze(rubro)[:RUBRO_OPENING])
 
 
 class Abstention:

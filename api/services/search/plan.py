@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -61,7 +62,9 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
     # "la primera tesis de la Décima Época", "tesis aisladas de 1980 sobre...": filters, whose
     # words are no topic. A court only filters a first/latest question: elsewhere it is often
     # the subject ("¿qué ha dicho la Suprema Corte sobre...?")
-    named = named_filters(request.query, courts=ordering is not None)
+    named = named_filters(request.query, ordering=ordering is not None)
+    if request.filters.registros:  # a lookup: the asker named the tesis themselves
+        named = NamedFilters()
     if not temporal.kind and request.temporal_mode == "auto" and _only_filters(request.query):
         # "tesis aisladas de la Undécima Época", "jurisprudencia de 2022": nothing to match,
         # a listing under the filters, newest first
@@ -136,13 +139,22 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
 
 def _only_filters(question: str) -> bool:
     """Whether ``question`` names filters (an época, years, a kind, a court, a branch of law)
-    and asks for nothing else: its other words are document nouns and filler."""
+    and asks for nothing else: its other words are document nouns and filler. Not a question
+    ("¿Qué es una tesis aislada?" asks what one is)."""
+    if _ASKS.search(question):
+        return False
     named = named_filters(question)
     branch = named_materia(question)
     if not (named or branch):
         return False
     phrases = named.phrases + ((branch[1],) if branch else ())
     return not topic_terms(without_phrases(question, phrases), ())
+
+
+_ASKS = re.compile(
+    r"[?¿]|^\s*(?:que|qué|cual|cuál|como|cómo|what|which|how|why|is|are|does|do)\b",
+    re.IGNORECASE,
+)
 
 
 def _topics(readings: list[str]) -> tuple[tuple[str, ...], ...]:
