@@ -150,3 +150,16 @@ def test_a_lookup_is_not_narrowed_by_words_that_read_as_filters(bundled: Service
     """2024502 is of the Undécima Época: "de la Décima Época" must not empty the lookup."""
     data = search(bundled, "Registro digital 2024502 de la Décima Época")
     assert [h["registro"] for h in data["hits"]][:1] == [2024502]
+
+
+def test_an_excluded_word_keeps_out_the_criterion_pulled_in_as_a_replacement(
+    bundled: Services,
+) -> None:
+    """160584 lost force to 2006225, which a search pulls in beside it; 2006225 says
+    "VINCULANTE", so "-vinculante" keeps it out even as a replacement."""
+    question = "criterios de la Corte Interamericana orientadores para los jueces"
+    plain = bundled.search.search(SearchRequest(query=question, top_k=5))
+    assert {160584, 2006225} <= {h.registro for h in plain.hits}
+    excluding = bundled.search.search(SearchRequest(query=f"{question} -vinculante", top_k=5))
+    found = {h.registro for h in excluding.hits}
+    assert 160584 in found and 2006225 not in found

@@ -100,8 +100,7 @@ class SearchService:
         date_field = self.retrieval.date_field_for(request.query, plan)
         found = self.retrieval.retrieve(plan, vector, topic, date_field)
         pool, narrowed = found.pool, found.narrowed
-        if excluded.words:  # "despido -doméstico"
-            pool = [c for c in pool if not mentions_any(_texts(c), excluded.terms)]
+        pool = _without_excluded(pool, excluded)  # "despido -doméstico"
         reason: str | None = None
         if absent:
             reason = absent
@@ -121,7 +120,8 @@ class SearchService:
         scored = self.score(plan, pool, gate, found.scale_from)
         missing = replacements_to_fetch(scored, statuses)
         if missing:  # pull the replacing criteria into the candidates
-            pool = merge_candidates(pool, self.retrieval.replacements(vector, missing))
+            replacing = _without_excluded(self.retrieval.replacements(vector, missing), excluded)
+            pool = merge_candidates(pool, replacing)
             statuses = {**statuses, **self.store.get_validity(missing)}
             scored = self.score(plan, pool, gate, found.scale_from)
         if plan.route == "date_sorted":  # a date order answers only with on-point tesis
@@ -247,5 +247,9 @@ def without_exclusions(request: SearchRequest) -> tuple[SearchRequest, Exclusion
     return replace(request, query=found.question), found
 
 
-def _texts(candidate: Candidate) -> tuple[str, str]:
-    return candidate.passage.rubro, candidate.passage.chunk.text
+def _without_excluded(pool: list[Candidate], excluded: Exclusions) -> list[Candidate]:
+    """``pool`` less the candidates whose rubro or passage has an excluded word."""
+    if not excluded.words:
+        return pool
+    terms = excluded.terms
+    return [c for c in pool if not mentions_any((c.passage.rubro, c.passage.chunk.text), terms)]
