@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
-from pathlib import Path
 
-from api.ingest.pipeline import ingest
+from api.cli.loading import ensure_loaded
 from api.services.container import Services
-from api.services.notes import import_notes
 from api.services.search import SearchRequest
 from api.settings import PROJECT_ROOT, Settings
 
@@ -23,10 +20,9 @@ PROBES = PROJECT_ROOT / "data" / "eval" / "lawyer_probes.jsonl"
 
 
 def main(categories: list[str]) -> None:
-    settings = Settings(data_dir=Path(tempfile.mkdtemp()), search_log_enabled=False)
+    settings = Settings(search_log_enabled=False)  # the store `vigencia eval` and `make run` use
     services = Services.build(settings)
-    ingest([settings.corpus_path], services.store, services.embedder)
-    import_notes(settings.notes_path, services.store)
+    ensure_loaded(services, settings)
     for line in PROBES.read_text(encoding="utf-8").splitlines():
         probe = json.loads(line)
         if categories and probe["category"] not in categories:

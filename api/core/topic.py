@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from api.core.acronyms import with_names
+from api.core.intent.temporal import COURT_VERBS
 from api.core.language import ENGLISH_FUNCTION_WORDS
 from api.core.text import fold, lemmas
 
@@ -65,9 +66,10 @@ _WHOLE_DOCUMENT_NOUNS = re.compile(
 # held that..."): whole words, as stems these are topics too ("determinación", "trato",
 # "address" of a domicile).
 _COURT_SPOKE = re.compile(
-    r"\b(?:(?:se )?(?:pronuncio|pronunciaron|resolvio|resolvieron|hablo|hablaron|abordo|"
-    r"abordaron|establecio|establecieron|decidio|decidieron|determino|determinaron)|"
-    r"se trato|se trataron|held|ruled|decided|addressed|dealt with|weighed in)\b"
+    rf"\bse (?:{COURT_VERBS})\b|"
+    # without "se": "trató" is also a noun ("trato digno")
+    rf"\b(?:{'|'.join(v for v in COURT_VERBS.split('|') if not v.startswith('trat'))})\b|"
+    r"\b(?:held|ruled|decided|addressed|dealt with|weighed in)\b"
 )  # on folded text
 # The country every tesis is of ("the latest ruling on strikes in Mexico", "Mexican courts"),
 # not a state's name ("el Código Penal del Estado de México").

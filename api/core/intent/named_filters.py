@@ -158,13 +158,6 @@ _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-# Every filter phrase has one of these (a year's digits, época, aislada...): a cheap first look.
-_MAY_NAME = re.compile(
-    r"\d{4}|epoc|\bera\b|aislad|isolated|jurisprudenc|binding|colegiad|collegiate|corte|"
-    r"court|scjn|plenos?\s+regional|regional\s+plenar|\bsala\b|chamber|pleno|plenary"
-)
-
-
 def named_filters(question: str, ordering: bool = True) -> NamedFilters:
     """The filters ``question`` names and the words that name them (empty: none).
 
@@ -172,8 +165,6 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
     época and years are read: "¿Qué valor probatorio tiene una tesis aislada?" asks about the
     kind, and "¿Qué ha dicho la Suprema Corte sobre...?" asks every court."""
     folded, source = fold_with_map(question)
-    if not _MAY_NAME.search(folded):  # most questions: no word any filter starts with
-        return NamedFilters()
     found_epocas: list[re.Match[str]] = []
     epocas: list[str] = []
     for found in _EPOCA.finditer(folded):

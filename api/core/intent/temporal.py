@@ -142,13 +142,19 @@ _EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
 # the first criterion: a court, a criterion or a court's verb comes within a few words. "la
 # primera vez que el patrón no pagó", "si es la primera vez", "a first time offender" tell the
 # asker's story.
+# A court speaking, past tense, folded: "la Corte se pronunció", "se trató", "resolvieron".
+COURT_VERBS = (
+    r"pronuncio|pronunciaron|resolvio|resolvieron|hablo|hablaron|abordo|abordaron|establecio|"
+    r"establecieron|decidio|decidieron|determino|determinaron|sostuvo|sostuvieron|trato|"
+    r"trataron"
+)
 _COURT_NEAR = (
-    r"(?:corte|scjn|sala|pleno|tribunal\w*|juez|jueces|jurisprudencia|tesis|criterios?|"
-    r"pronuncio|resolvio|resolvieron|trato|hablo|sostuvo|establecio|abordo|decidio)"
+    rf"(?:corte|scjn|sala|pleno|tribunal\w*|juez|jueces|jurisprudencia|tesis|criterios?|"
+    rf"{COURT_VERBS})"
 )
 _FIRST_TIME = (
     rf"(?:por )?primera (?:vez|ocasion)(?=(?:\s+\w+){{0,4}}?\s+{_COURT_NEAR}\b)|"
-    r"se (?:resolvio|pronuncio|trato|hablo|sostuvo|establecio|abordo|decidio) por primera vez|"
+    rf"se (?:{COURT_VERBS}) por primera vez|"
     r"first time(?=(?:\s+\w+){0,3}?\s+(?:court|courts|judges?|supreme|scjn|tribunal|held|ruled"
     r"|decided)\b)"
 )

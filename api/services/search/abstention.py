@@ -16,7 +16,7 @@ from api.core.gate import (
     reads_as_code,
 )
 from api.core.glossary import GLOSSARY_COVERAGE, coverage
-from api.core.intent.named_filters import without_named_filters
+from api.core.intent.named_filters import without_phrases
 from api.core.language import Language
 from api.core.models import Candidate, Filters
 from api.core.text import analyze, without_question_words
@@ -58,8 +58,9 @@ MIN_RUBRO_TERMS = 3
 _NOT_CONTENT = frozenset(analyze("tesis criterio criterios jurisprudencia jurisprudencias rubro"))
 
 
-def _a_rubro_says_it(question: str, pool: list[Candidate]) -> bool:
-    asked = without_question_words(without_named_filters(question))  # "de 1987" is a filter
+def _a_rubro_says_it(plan: Plan, pool: list[Candidate]) -> bool:
+    # "de 1987" is a filter, not a word of the tesis
+    asked = without_question_words(without_phrases(plan.request.query, plan.named_filters))
     keywords = set(analyze(asked)) - _NOT_CONTENT
     if not keywords:
         return False
@@ -114,7 +115,7 @@ class Abstention:
         floor = self.floor(plan.language, len(asked))
         best = signals.best_similarity
         below = best is not None and best < floor
-        if below and (_a_rubro_says_it(plan.request.query, pool) or self._glossary_answers(plan)):
+        if below and (_a_rubro_says_it(plan, pool) or self._glossary_answers(plan)):
             floor = 0.0  # its words are a title's, or its legal terms in Spanish answer
         return abstain_reason(signals, floor)
 

@@ -8,16 +8,23 @@ from api.core.models import Hit
 from api.core.scoring import rank
 
 
-def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
-    """Keep at most ``cap`` best-ranked chunks of each tesis; ranks are renumbered."""
+def first_chunks(hits: list[Hit], cap: int, limit: int | None = None) -> list[Hit]:
+    """``hits`` in their order, at most ``cap`` chunks of each tesis (and ``limit`` in all)."""
     per_tesis: dict[int, int] = {}
-    kept = []
+    kept: list[Hit] = []
     for hit in hits:
+        if limit is not None and len(kept) >= limit:
+            break
         seen = per_tesis.get(hit.registro, 0)
         if seen < cap:
             per_tesis[hit.registro] = seen + 1
             kept.append(hit)
-    return rank(kept)
+    return kept
+
+
+def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
+    """Keep at most ``cap`` best-ranked chunks of each tesis; ranks are renumbered."""
+    return rank(first_chunks(hits, cap))
 
 
 def on_topic_with_replacement(hits: list[Hit]) -> list[Hit]:
@@ -34,12 +41,7 @@ def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:
     """The ranking without recency, beside the real one: top-k by relevance alone, ranks
     1..k (scores keep every factor, so the reader sees what recency would have done)."""
     ordered = sorted(hits, key=lambda h: (h.rank_without_recency, h.registro))
-    per_tesis: dict[int, int] = {}
-    kept: list[Hit] = []
-    for hit in ordered:
-        if per_tesis.get(hit.registro, 0) < cap and len(kept) < top_k:
-            per_tesis[hit.registro] = per_tesis.get(hit.registro, 0) + 1
-            kept.append(hit)
+    kept = first_chunks(ordered, cap, top_k)
     return [h.ranked(h.rank, i) for i, h in enumerate(kept, start=1)]
 
 
@@ -60,10 +62,5 @@ def in_cited_order(hits: list[Hit], cited: tuple[int, ...], cap: int) -> list[Hi
         seen.setdefault(hit.registro, len(cited) + len(seen))
     order = {**seen, **{r: i for i, r in enumerate(cited)}}
     ordered = sorted(hits, key=lambda h: (order[h.registro], h.passage.chunk.index))
-    per_tesis: dict[int, int] = {}
-    kept = []
-    for hit in ordered:
-        per_tesis[hit.registro] = per_tesis.get(hit.registro, 0) + 1
-        if per_tesis[hit.registro] <= cap:
-            kept.append(hit)
+    kept = first_chunks(ordered, cap)
     return [h.ranked(i, h.rank_without_recency) for i, h in enumerate(kept, start=1)]
