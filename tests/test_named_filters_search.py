@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from api.core.circuits import circuit_of
 from api.core.gate import NOTHING_UNDER_FILTERS
 from api.core.text import fold
 from api.services.container import Services
@@ -163,3 +164,36 @@ def test_an_excluded_word_keeps_out_the_criterion_pulled_in_as_a_replacement(
     excluding = bundled.search.search(SearchRequest(query=f"{question} -vinculante", top_k=5))
     found = {h.registro for h in excluding.hits}
     assert 160584 in found and 2006225 not in found
+
+
+def test_a_named_circuit_filters_a_question_and_a_listing(bundled: Services) -> None:
+    """ "del Sexto Circuito" restricts to that circuit's courts: their organo says so."""
+    for question in (
+        "¿Qué ha resuelto el Sexto Circuito sobre la demanda de amparo?",
+        "la tesis más reciente del 6o. Circuito",
+        "tesis del Sexto Circuito",
+    ):
+        result = bundled.search.search(SearchRequest(query=question, top_k=10))
+        assert result.hits and not result.abstained, question
+        assert result.intent.named_filters[0].lower().endswith("circuito"), question
+        records = bundled.store.get_tesis([h.registro for h in result.hits])
+        assert {circuit_of(records[h.registro].organo) for h in result.hits} == {6}, question
+
+
+def test_graphql_filters_by_circuit_and_names_a_bad_one(bundled: Services) -> None:
+    query = """
+    query S($input: SearchInput!) {
+      search(input: $input) {
+        ... on SearchPayload { hits { registro } }
+        ... on InputError { field message }
+      }
+    }
+    """
+    data = run_query(
+        bundled, query, input={"query": "despido", "topK": 5, "filters": {"circuito": 10}}
+    )
+    found = [h["registro"] for h in data["search"]["hits"]]
+    records = bundled.store.get_tesis(found)
+    assert found and {circuit_of(records[r].organo) for r in found} == {10}
+    bad = run_query(bundled, query, input={"query": "despido", "filters": {"circuito": 40}})
+    assert bad["search"]["field"] == "circuito" and "1..32" in bad["search"]["message"]

@@ -114,6 +114,7 @@ class Filters:
     anio_max: int | None = None
     instancia: str | None = None
     organo: str | None = None  # the court or chamber that issued it ("Segunda Sala")
+    circuito: int | None = None  # a collegiate court's circuit, read from its organo (1-32)
     registros: tuple[int, ...] = ()
 
 

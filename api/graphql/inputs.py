@@ -30,6 +30,10 @@ class FiltersInput:
     organo: str | None = strawberry.field(
         default=None, description='The court or chamber that issued it ("Segunda Sala").'
     )
+    circuito: int | None = strawberry.field(
+        default=None,
+        description="A collegiate court's circuit, 1-32 (6: the courts 'del Sexto Circuito').",
+    )
 
     def to_core(self) -> Filters:
         for name, items in (("materias", self.materias), ("epocas", self.epocas)):
@@ -47,6 +51,7 @@ class FiltersInput:
             anio_max=self.anio_max,
             instancia=self.instancia,
             organo=self.organo,
+            circuito=self.circuito,
         )
 
 

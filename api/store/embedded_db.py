@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from api.core.circuits import circuit_of
 from api.errors import StoreError
 
 SCHEMA = """
@@ -74,6 +75,8 @@ def _open(path: Path | None, cache_mb: int = DEFAULT_CACHE_MB) -> sqlite3.Connec
         path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, timeout=30)
     db.row_factory = sqlite3.Row
+    # the circuit filter reads the organo's words ("... DEL SEXTO CIRCUITO.")
+    db.create_function("circuit_of", 1, circuit_of, deterministic=True)
     db.execute(f"PRAGMA cache_size=-{int(cache_mb) * 1024}")  # negative: KiB
     if path is not None:
         db.execute("PRAGMA journal_mode=WAL")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from api.core.circuits import circuit_of
 from api.core.epocas import epoca_number
 from api.core.models import Filters
 from api.store.base import VectorQuery
@@ -130,6 +131,10 @@ class VectorIndex:
     def __len__(self) -> int:
         return len(self.rowids)
 
+    def _circuit_codes(self, circuit: int) -> list[int]:
+        """The codes of the organos of ``circuit``'s collegiate courts."""
+        return [code for name, code in self.organo_codes.items() if circuit_of(name) == circuit]
+
     def mask(self, filters: Filters) -> npt.NDArray[np.bool_] | None:
         """Boolean row mask for ``filters``; None when nothing is filtered."""
         mask: npt.NDArray[np.bool_] | None = None
@@ -152,6 +157,8 @@ class VectorIndex:
             narrow(self.instancia == self.instancia_codes.get(filters.instancia, -1))
         if filters.organo is not None:
             narrow(self.organo == self.organo_codes.get(filters.organo, -1))
+        if filters.circuito is not None:
+            narrow(np.isin(self.organo, self._circuit_codes(filters.circuito)))
         if filters.registros:
             narrow(np.isin(self.registro, np.asarray(filters.registros, dtype=np.int64)))
         return mask

@@ -50,6 +50,9 @@ def where(filters: Filters, alias: str = "t") -> tuple[str, list[Any]]:
         add("instancia = ?", filters.instancia)
     if filters.organo is not None:
         add("organo = ?", filters.organo)
+    if filters.circuito is not None:
+        clauses.append(f"circuit_of({alias}.organo) = ?")  # a function of embedded_db._open
+        params.append(filters.circuito)
     if filters.registros:
         add(f"registro IN ({','.join('?' * len(filters.registros))})", *filters.registros)
     return (" AND ".join(clauses) or "1=1"), params

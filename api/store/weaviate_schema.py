@@ -23,6 +23,7 @@ from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, FilterReturn
 from weaviate.util import generate_uuid5
 
+from api.core.circuits import circuit_spellings
 from api.core.models import Chunk, Filters, Passage, Tesis, TesisTipo, Validity
 from api.store.base import LEXICAL_WEIGHTS, TESIS_TEXTS, PassageFields, indexed_terms
 from api.store.weaviate_connection import CollectionSpec
@@ -333,6 +334,11 @@ def build_filter(filters: Filters) -> FilterReturn | None:
         parts.append(Filter.by_property("instancia").equal(filters.instancia))
     if filters.organo is not None:
         parts.append(Filter.by_property("organo").equal(filters.organo))
+    if filters.circuito is not None:  # the organo's text: "... DEL SEXTO CIRCUITO."
+        spellings = circuit_spellings(filters.circuito)
+        parts.append(
+            Filter.any_of([Filter.by_property("organo").like(f"*{s}*") for s in spellings])
+        )
     if filters.registros:
         parts.append(registros_filter(list(filters.registros)))
     return Filter.all_of(parts) if parts else None

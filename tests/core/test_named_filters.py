@@ -43,6 +43,19 @@ from api.core.intent.named_filters import (
         ("Fourth Chamber (Cuarta Sala) jurisprudence", {"organo": "Cuarta Sala"}, None),
         ("la última tesis de la 2ª Sala", {"organo": "Segunda Sala"}, ("2ª sala",)),
         ("la primera tesis de la 10ª Época", {"epocas": ("Décima Época",)}, None),
+        # a circuit, in words, digits or English
+        ("tesis del Sexto Circuito", {"circuito": 6}, ("sexto circuito",)),
+        ("criterios del Décimo Tercer Circuito sobre despido", {"circuito": 13}, None),
+        ("lo último del 6o. Circuito", {"circuito": 6}, ("6o. circuito",)),
+        ("tesis del circuito 25", {"circuito": 25}, ("circuito 25",)),
+        ("the latest ruling of the Tenth Circuit", {"circuito": 10}, ("tenth circuit",)),
+        ("jurisprudencia del Vigésimo Circuito", {"circuito": 20}, None),
+        # a circuit's Pleno is of that circuit, and no chamber of the Court
+        (
+            "la última jurisprudencia del Pleno en Materia Administrativa del Primer Circuito",
+            {"circuito": 1, "organo": None},
+            ("primer circuito",),
+        ),
     ],
 )
 def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | None) -> None:
@@ -64,7 +77,8 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
         "the latest ruling on collegiate courts",
         "el pleno del ayuntamiento aprobó la obra",  # not the Court's Pleno
         "jurisprudencia del Pleno de Circuito",
-        "la última jurisprudencia del Pleno en Materia Administrativa del Primer Circuito",
+        "circuito cerrado de televisión como prueba",  # no circuit of the courts
+        "la última tesis del Trigésimo Tercer Circuito",  # there are 32
         # a year dated by no document noun (a reviewer's finds)
         "¿Qué criterios hay sobre la reforma laboral publicada en 2019?",
         "Can the authority revoke a license issued in 2015?",
@@ -113,3 +127,10 @@ def test_the_embedded_question_leaves_out_what_names_filters(question: str, embe
 def test_a_question_about_a_kind_of_tesis_is_not_filtered_by_it(question: str) -> None:
     assert named_filters(question, ordering=False).tipo is None
     assert without_named_filters(question) == question
+
+
+def test_a_circuit_filters_a_question_too() -> None:
+    """Naming a circuit restricts to its courts, in a question as in a first/latest request
+    (unlike a chamber of the Court, often the subject: "¿qué ha dicho la Suprema Corte...?")."""
+    named = named_filters("¿Qué ha resuelto el 6o. Circuito sobre la prueba pericial?", False)
+    assert named.circuito == 6 and named.phrases == ("6o. circuito",)

@@ -226,6 +226,29 @@ class StoreContract:
         found = store.lexical_search("amparo", unit(1, 0, 0, 0), chamber, 10)
         assert {c.passage.registro for c in found} == {300}  # 100 says amparo too
 
+    def test_a_circuit_filters_by_the_organo_s_words(self, store: VectorStore) -> None:
+        courts = {
+            1: "TRIBUNAL COLEGIADO DEL SEXTO CIRCUITO.",
+            2: "Primer Tribunal Colegiado en Materia Civil del Sexto Circuito",
+            3: "SEGUNDO TRIBUNAL COLEGIADO DEL DÉCIMO SEXTO CIRCUITO.",  # 16, not 6
+            4: "TRIBUNAL COLEGIADO DEL DECIMO SEXTO CIRCUITO.",  # 16, unaccented
+            5: "Segunda Sala",
+        }
+        store.upsert(
+            [
+                entry(n, 1970 + n, [unit(1, n, 0, 0)], organo=organo, texts=[f"amparo {n}"])
+                for n, organo in courts.items()
+            ]
+        )
+        for circuit, expected in ((6, {1, 2}), (16, {3, 4}), (7, set())):
+            only = Filters(circuito=circuit)
+            hits = store.vector_search(VectorQuery(unit(1, 1, 0, 0), only, 10))
+            assert {h.passage.registro for h in hits} == expected, circuit
+            listed = store.list_tesis(ListQuery(only, "ASC", 10))
+            assert [t.registro for t in listed] == sorted(expected), circuit
+            found = store.lexical_search("amparo", unit(1, 0, 0, 0), only, 10)
+            assert {c.passage.registro for c in found} == expected, circuit
+
     def test_count_by_groups(self, store: VectorStore, corpus) -> None:
         store.upsert(corpus)
         assert store.count_by("tipo", Filters()) == {"Aislada": 2, "Jurisprudencia": 2}

@@ -12,7 +12,7 @@ import grpc
 import pytest
 from pytest_httpserver import HTTPServer
 from weaviate.exceptions import WeaviateBaseError
-from weaviate.proto.v1 import aggregate_pb2, batch_pb2
+from weaviate.proto.v1 import aggregate_pb2, base_pb2, batch_pb2
 from weaviate.util import generate_uuid5
 
 from api.core.models import Filters, Tesis, Validity
@@ -258,6 +258,21 @@ def test_list_tesis_sorts_by_date_then_registro(store, grpc_mock) -> None:
     assert leaves(request.filters) == {
         ("instancia", "EQUAL"): "Pleno",
         ("organo", "EQUAL"): "Segunda Sala",
+    }
+
+
+def test_a_circuit_is_matched_in_the_organo_s_words(store, grpc_mock) -> None:
+    store.list_tesis(ListQuery(Filters(circuito=17), "DESC", 10))
+    request = grpc_mock.requests("Search")[-1]
+    assert request.filters.operator == base_pb2.Filters.OPERATOR_OR
+    patterns = {leaf.value_text for leaf in request.filters.filters}
+    assert {leaf.target.property for leaf in request.filters.filters} == {"organo"}
+    assert {leaf.operator for leaf in request.filters.filters} == {base_pb2.Filters.OPERATOR_LIKE}
+    assert patterns == {
+        "*DEL DÉCIMO SÉPTIMO CIRCUITO*",
+        "*del Décimo Séptimo Circuito*",
+        "*DEL DECIMO SEPTIMO CIRCUITO*",
+        "*del Decimo Septimo Circuito*",
     }
 
 

@@ -7,7 +7,9 @@ the date order abstained or answered from another época). ``named_filters`` rea
 ``Filters`` fields and returns the words that named them, which leave the topic.
 
 A chamber of the Court (*la Segunda Sala*, *el Pleno de la Suprema Corte*, *the First
-Chamber*) is its organo, and the Court its instancia; a circuit is not read. A year counts
+Chamber*) is its organo, and the Court its instancia. A circuit (*del Sexto Circuito*, *6o.
+Circuito*, *the Sixth Circuit*) filters whatever the question: naming one is restricting to its
+courts (a circuit's *Pleno* is no Court's chamber, see ``_CHAMBER``). A year counts
 only right after what it dates (see ``_YEARS``), a court only as the author, and "jurisprudencia"
 alone stays the corpus's noun (people say it for any tesis): only *tesis de jurisprudencia* or
 *jurisprudencia firme* ask for the kind.
@@ -20,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from api.core.circuits import CIRCUIT_ORDINAL as _CIRCUIT_ORDINAL
+from api.core.circuits import ordinal_number
 from api.core.epocas import canonical_epoca
 from api.core.intent.matching import Match, surface
 from api.core.models import TesisTipo
@@ -41,6 +45,7 @@ class NamedFilters:
     tipo: TesisTipo | None = None
     instancia: str | None = None
     organo: str | None = None
+    circuito: int | None = None
     phrases: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
@@ -102,6 +107,18 @@ _TIPO: tuple[tuple[re.Pattern[str], TesisTipo], ...] = (
         ),
         "Jurisprudencia",
     ),
+)
+
+
+_EN_CIRCUIT_ORDINALS = (
+    "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth"
+)
+_CIRCUIT = re.compile(
+    rf"\b(?:{_CIRCUIT_ORDINAL})\s+circuito\b"
+    r"|\b(?P<number>[1-9]|[12]\d|3[0-2])\s*(?:o|er|ro|do|to|vo|no|mo|st|nd|rd|th)?\.?\s+circuit(?:o)?\b"
+    rf"|\bcircuito\s+(?P<after>[1-9]|[12]\d|3[0-2])\b"
+    rf"|\b(?P<english>{_EN_CIRCUIT_ORDINALS})\s+circuit\b"
 )
 
 
@@ -181,6 +198,9 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
     tipo, kind = _first(_TIPO, folded) if ordering else (None, None)
     instancia, court = _first(_INSTANCIA, folded) if ordering else (None, None)
     organo, chambers = _chambers(folded) if ordering else (None, [])
+    circuito, circuit = _circuit(folded)
+    if circuit is not None:
+        spans.append(circuit.span())
     if organo is not None:
         instancia = SCJN
     if kind is not None:
@@ -191,7 +211,23 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
         whole = chamber.group(0).split()[0] not in {"el", "del", "al", "the"}
         spans.append(chamber.span() if whole else chamber.span(chamber.lastindex or 0))
     phrases = tuple(surface(question, source, Match(a, b, "")) for a, b in spans)
-    return NamedFilters(tuple(epocas), anio_min, anio_max, tipo, instancia, organo, phrases)
+    return NamedFilters(
+        tuple(epocas), anio_min, anio_max, tipo, instancia, organo, circuito, phrases
+    )
+
+
+def _circuit(folded: str) -> tuple[int | None, re.Match[str] | None]:
+    """The circuit ``folded`` names ("sexto circuito", "6o. circuito", "sixth circuit")."""
+    found = _CIRCUIT.search(folded)
+    if found is None:
+        return None, None
+    if digits := found.group("number") or found.group("after"):
+        number: int | None = int(digits)
+    elif english := found.group("english"):
+        number = _EN_CIRCUIT_ORDINALS.split("|").index(english) + 1
+    else:  # "decimo tercer", or "vigesimo" alone
+        number = ordinal_number(found.group(1) or found.group(3), found.group(2))
+    return (number, found) if number is not None else (None, None)
 
 
 def _chambers(folded: str) -> tuple[str | None, list[re.Match[str]]]:

@@ -195,4 +195,5 @@ def with_named_filters(filters: Filters, named: NamedFilters) -> Filters:
         tipo=filters.tipo or named.tipo,
         instancia=filters.instancia or named.instancia,
         organo=filters.organo or named.organo,
+        circuito=filters.circuito or named.circuito,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from api.core.circuits import MAX_CIRCUIT
 from api.core.fusion import RetrievalMode
 from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
 from api.core.models import Filters
@@ -65,6 +66,7 @@ class SearchRequest:
         _check_range("anioMax", f.anio_max, MIN_YEAR, MAX_YEAR)
         if f.anio_min is not None and f.anio_max is not None and f.anio_min > f.anio_max:
             raise InvalidRequest("anioMin", f"{f.anio_min} is after anioMax {f.anio_max}")
+        _check_range("circuito", f.circuito, 1, MAX_CIRCUIT)
 
 
 def _check_range(name: str, value: int | None, low: int, high: int) -> None:
