@@ -274,6 +274,20 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
             "el trabajador reclama horas extras?",
         ),
         ("el primer criterio sobre tiempo extraordinario", "el primer criterio sobre horas extras"),
+        # words that only point at the topic (a prober's finds)
+        (
+            "Dame la tesis más nueva que hable de suspensión provisional",
+            "la tesis más nueva sobre suspensión provisional",
+        ),
+        (
+            "el criterio inicial en materia de arrendamiento",
+            "el primer criterio sobre arrendamiento",
+        ),
+        (
+            "¿Cuál es la postura más nueva sobre la jurisprudencia interamericana?",
+            "¿Cuál es la tesis más reciente sobre la jurisprudencia interamericana?",
+        ),
+        ("¿Cuál es la tesis más antigua que tienen?", "¿Cuál es la tesis más antigua?"),
     ],
 )
 def test_a_temporal_answer_does_not_change_with_the_wording(

@@ -61,7 +61,18 @@ _HOW_LONG = re.compile(
 # "positi"; "repositorio" and "reposición"; "author" and "authority"): taken out as whole words.
 _WHOLE_DOCUMENT_NOUNS = re.compile(
     r"\b(?:positions?|repositor(?:y|ies|io|ios)|authors?|autor(?:es)?)\b"  # on folded text
+    r"|\bposturas?\b(?!\s+legal)"  # "la postura más nueva", not an auction's "postura legal"
 )
+# Words around the topic that only point at it: a relative clause ("la tesis más nueva que
+# hable de...", "la más antigua que tienen"), "en materia de" before it, an idiom ("la última
+# palabra de la Corte"), a decade it is compared with ("que lo de los años ochenta").
+_POINTING = re.compile(
+    r"\bque\s+(?:se\s+)?(?:hablen?|traten?|versen?|refieran?|aborden?|mencionen?|toquen?|"
+    r"tengan?|tienen?|tenemos|hay|haya|existan?|exista)\b"
+    r"|\ben\s+(?:la\s+)?materias?\s+de\b|\bultima\s+palabra\b"
+    r"|\b(?:los\s+)?anos\s+(?:veinte|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)\b"
+)  # on folded text
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")  # a year dates the answer, it is no subject
 # A court speaking ("la primera vez que la Corte se pronunció sobre...", "when the court first
 # held that..."): whole words, as stems these are topics too ("determinación", "trato",
 # "address" of a domicile).
@@ -69,6 +80,7 @@ _COURT_SPOKE = re.compile(
     rf"\bse (?:{COURT_VERBS})\b|"
     # without "se": "trató" is also a noun ("trato digno")
     rf"\b(?:{'|'.join(v for v in COURT_VERBS.split('|') if not v.startswith('trat'))})\b|"
+    r"\bque\s+trat(?:o|aron)\b|"  # "la primera vez que trató el recurso de queja"
     r"\b(?:held|ruled|decided|addressed|dealt with|weighed in)\b"
 )  # on folded text
 # The country every tesis is of ("the latest ruling on strikes in Mexico", "Mexican courts"),
@@ -110,14 +122,17 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
     }
     skip = DOCUMENT_NOUNS | FILLER | names
     asked = fold(with_names(question))
-    for pattern in (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE, _COUNTRY):
+    for pattern in (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE, _COUNTRY, _POINTING):
         asked = pattern.sub(" ", asked)
     for trigger in triggers:
-        words = r"\s+".join(map(re.escape, fold(trigger).split()))
-        asked, found = re.subn(rf"\b{words}\b", " ", asked)
-        if not found:  # written apart from how the detector reported it: drop its terms
-            skip = skip | set(lemmas(trigger))
-    return list(dict.fromkeys(t for t in lemmas(asked) if t not in skip))
+        # "SCJN" as a filter: its name too ("lo más reciente de la SCJN sobre arrendamiento")
+        for said in dict.fromkeys((trigger, with_names(trigger))):
+            words = r"\s+".join(map(re.escape, fold(said).split()))
+            asked, found = re.subn(rf"\b{words}\b", " ", asked)
+            if not found:  # written apart from how the detector reported it: drop its terms
+                skip = skip | set(lemmas(said))
+    terms = (t for t in lemmas(asked) if t not in skip and not _YEAR.fullmatch(t))
+    return list(dict.fromkeys(terms))
 
 
 def name_candidates(question: str) -> set[str]:

@@ -261,6 +261,41 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ("más reciente",),
             ["codigo", "penal", "estado", "mexico"],
         ),
+        # words that only point at the topic (a prober's finds: each had abstained or
+        # answered from a document that says the pointing word)
+        (
+            "Dame la tesis más nueva que hable de suspensión provisional",
+            ("más nueva",),
+            ["suspen", "provis"],
+        ),
+        ("la tesis más nueva que trate de despido", ("más nueva",), ["despid"]),
+        ("el criterio inicial en materia de arrendamiento", ("inicial",), ["arrend"]),
+        ("¿Cuál es la tesis más antigua que tienen?", ("más antigua",), []),
+        (
+            "¿cuál es la última palabra de la Corte sobre el recurso de queja?",
+            ("última",),
+            ["recurs", "queja"],
+        ),
+        (
+            "¿Qué dijo la Corte la primera vez que trató el recurso de queja?",
+            ("primera vez",),
+            ["recurs", "queja"],
+        ),
+        ("la postura más nueva sobre el amparo", ("más nueva",), ["amparo"]),
+        (
+            "la postura legal más reciente en el remate",
+            ("más reciente",),
+            ["postur", "legal", "remate"],
+        ),
+        (
+            "¿Hay algo más nuevo sobre marcas que lo de los años ochenta?",
+            ("algo más nuevo",),
+            ["marca"],
+        ),
+        # a year dates the answer; a named court is a filter, its acronym's name too
+        ("la tesis más reciente sobre horas extras de 1982", ("más reciente",), ["hora", "extra"]),
+        ("el primer criterio sobre el artículo 123", ("primer",), ["articu", "123"]),
+        ("lo más reciente de la SCJN sobre arrendamiento", ("más reciente", "SCJN"), ["arrend"]),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(

@@ -174,6 +174,7 @@ def test_canonical_materia() -> None:
         ("the first time the court held that strikes suspend", "earliest", ("first time",)),
         ("¿Hay algo nuevo sobre la suspensión en amparo?", "latest", ("algo nuevo",)),
         ("¿Qué novedades hay sobre la prisión preventiva?", "latest", ("novedades",)),
+        ("¿qué hay de nuevo sobre pensión alimenticia?", "latest", ("qué hay de nuevo",)),
         ("¿Hay alguna novedad sobre el cheque?", "latest", ("novedad",)),
         ("Is there anything new on pretrial detention?", "latest", ("anything new",)),
         ("What's new on legitimate interest?", "latest", ("what's new",)),

@@ -78,6 +78,20 @@ def test_replacement_is_pulled_in_when_only_the_superseded_tesis_matches(
     assert 160584 in registros and 2006225 in registros
 
 
+def test_a_question_worded_like_the_superseded_tesis_gets_its_replacement_first(
+    bundled: Services,
+) -> None:
+    """Worded like 160584's rubro, the question put 2014's 2006225 under the gate (0.62): the
+    superseded criterion ranked first. A criterion and its replacement are on the same point."""
+    question = (
+        "¿Los criterios de la Corte Interamericana son sólo orientadores para los jueces mexicanos?"
+    )
+    hits = bundled.search.search(SearchRequest(query=question, top_k=5)).hits
+    assert hits[0].registro == 2006225 and hits[0].on_topic
+    old = next(h for h in hits if h.registro == 160584)
+    assert old.on_topic and not old.status.vigente
+
+
 @pytest.mark.parametrize(
     "query",
     [

@@ -161,7 +161,7 @@ _FIRST_TIME = (
 # "¿hay algo nuevo sobre...?", "any news on...?": the latest criterion. A lone "novedad" is
 # mostly an invention's novelty.
 _NEWS = (
-    r"algo (?:mas )?nuevo|novedades|"
+    r"algo (?:mas )?nuevo|que hay de nuevo|novedades|"
     r"anything new|something new|what'?s new|any news|any updates?"
 )
 # "¿sigue vigente...?", "¿ha cambiado el criterio...?", "does it still apply?": in force now.

@@ -28,11 +28,17 @@ def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
 
 
 def on_topic_with_replacement(hits: list[Hit]) -> list[Hit]:
-    """A criterion whose replacement (per its SJF note) is on topic is on the same point: on
-    topic too, so the superseded criterion is shown beside the one that replaced it."""
+    """A criterion and the one that replaced it (per its SJF note) are on the same point: when
+    either is on topic, both are, so the superseded criterion is shown beside its replacement
+    and never ranks ahead of it for want of the replacement's wording ("¿Los criterios de la
+    Corte Interamericana son sólo orientadores...?" is worded like the 2011 tesis, and the
+    2014 one that replaced it had fallen under the gate)."""
     on_topic = {h.registro for h in hits if h.on_topic}
+    replacing = {h.status.por_registro for h in hits if h.on_topic and h.status.por_registro}
     return [
-        replace(h, on_topic=True) if not h.on_topic and h.status.por_registro in on_topic else h
+        replace(h, on_topic=True)
+        if not h.on_topic and (h.status.por_registro in on_topic or h.registro in replacing)
+        else h
         for h in hits
     ]
 
