@@ -197,3 +197,16 @@ def test_graphql_filters_by_circuit_and_names_a_bad_one(bundled: Services) -> No
     assert found and {circuit_of(records[r].organo) for r in found} == {10}
     bad = run_query(bundled, query, input={"query": "despido", "filters": {"circuito": 40}})
     assert bad["search"]["field"] == "circuito" and "1..32" in bad["search"]["message"]
+
+
+def test_whether_there_are_tesis_under_filters_is_a_listing(bundled: Services) -> None:
+    data = search(bundled, "¿hay tesis de la Octava Época?")
+    assert not data["abstained"] and data["hits"]
+    assert {h["epoca"] for h in data["hits"]} == {"Octava Época"}
+
+
+def test_an_epoca_said_not_to_be_wanted_is_left_out(bundled: Services) -> None:
+    question = "tesis sobre arrendamiento que no sea de la Séptima Época"
+    hits = bundled.search.search(SearchRequest(query=question, top_k=5)).hits
+    assert hits and "Séptima Época" not in {h.passage.epoca for h in hits}
+    assert "ARRENDAMIENTO" in hits[0].passage.rubro

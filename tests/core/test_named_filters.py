@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from api.core.epocas import EPOCA_NAMES
 from api.core.intent.named_filters import (
     COLEGIADOS,
     SCJN,
@@ -43,6 +44,40 @@ from api.core.intent.named_filters import (
         ("Fourth Chamber (Cuarta Sala) jurisprudence", {"organo": "Cuarta Sala"}, None),
         ("la última tesis de la 2ª Sala", {"organo": "Segunda Sala"}, ("2ª sala",)),
         ("la primera tesis de la 10ª Época", {"epocas": ("Décima Época",)}, None),
+        # a bound on the época, a negated época, kind or court (a prober's finds: "que no sea de
+        # la Séptima Época" had filtered to the Séptima)
+        (
+            "tesis anteriores a la Novena Época sobre interés legítimo",
+            {"epocas": EPOCA_NAMES[:8]},
+            ("anteriores a la novena época",),
+        ),
+        ("criterios desde la Novena Época sobre amparo", {"epocas": EPOCA_NAMES[8:]}, None),
+        ("tesis posteriores a la Décima Época", {"epocas": EPOCA_NAMES[10:]}, None),
+        ("the first ruling before the Ninth Epoch on strikes", {"epocas": EPOCA_NAMES[:8]}, None),
+        (
+            "tesis sobre arrendamiento que no sea de la Séptima Época",
+            {"epocas": tuple(e for e in EPOCA_NAMES if e != "Séptima Época")},
+            ("no sea de la séptima época",),
+        ),
+        ("jurisprudencia, no tesis aisladas, sobre marcas", {"tipo": "Jurisprudencia"}, None),
+        (
+            "la última tesis que no sea de la Segunda Sala",
+            {"organo": None, "instancia": None},
+            ("no sea de la segunda sala",),
+        ),
+        # years after other filters, and bounds worded "anteriores / posteriores a"
+        ("tesis del Pleno anteriores a 2015", {"anio_max": 2014, "organo": "Pleno"}, None),
+        ("tesis de la Segunda Sala entre 1996 y 2003", {"anio_min": 1996, "anio_max": 2003}, None),
+        (
+            "tesis de la Segunda Sala en materia laboral posteriores a 2000",
+            {"anio_min": 2001},
+            None,
+        ),
+        (
+            "tesis aisladas de tribunales colegiados en materia laboral de 1987",
+            {"anio_min": 1987, "anio_max": 1987, "tipo": "Aislada", "instancia": COLEGIADOS},
+            None,
+        ),
         # a circuit, in words, digits or English
         ("tesis del Sexto Circuito", {"circuito": 6}, ("sexto circuito",)),
         ("criterios del Décimo Tercer Circuito sobre despido", {"circuito": 13}, None),
@@ -127,6 +162,14 @@ def test_the_embedded_question_leaves_out_what_names_filters(question: str, embe
 def test_a_question_about_a_kind_of_tesis_is_not_filtered_by_it(question: str) -> None:
     assert named_filters(question, ordering=False).tipo is None
     assert without_named_filters(question) == question
+
+
+def test_a_negated_court_leaves_a_question_without_filtering_it() -> None:
+    """ "que no sea de tribunales colegiados": no filter can say "any other court", but the
+    words are no topic either (they had pulled collegiate courts' tesis first)."""
+    named = named_filters("suspensión provisional que no sea de tribunales colegiados", False)
+    assert named.instancia is None and named.phrases == ("no sea de tribunales colegiados",)
+    assert not named_filters("¿Qué valor probatorio tiene una tesis aislada?", False)
 
 
 def test_a_circuit_filters_a_question_too() -> None:

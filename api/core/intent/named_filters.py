@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from api.core.circuits import CIRCUIT_ORDINAL as _CIRCUIT_ORDINAL
 from api.core.circuits import ordinal_number
-from api.core.epocas import canonical_epoca
+from api.core.epocas import EPOCAS, canonical_epoca, epoca_number
 from api.core.intent.matching import Match, surface
 from api.core.models import TesisTipo
 from api.core.text import fold_with_map
@@ -87,13 +87,20 @@ _CARRIED = (
     r"(?:(?:publicad[oa]s?|emitid[oa]s?|dictad[oa]s?|published|issued|decided|created|made|"
     r"habia|hubo|hay|existian|were|existed)\s+)?"
 )
-_DATED = rf"(?:{_DOCUMENTS}(?:\s+(?:{_ORDERING}))?\s+{_CARRIED}|(?:{_ORDERING})\s+)"
+# what may stand between a document noun and its date: other filters ("tesis de la Segunda
+# Sala entre 1996 y 2003", "tesis aisladas en materia laboral posteriores a 2000")
+_BETWEEN = (
+    r"(?:\s+(?:aisladas?|de\s+jurisprudencia|(?:de\s+la|del|de\s+los|de\s+las|de|en)\s+"
+    r"(?:\w+\s+){0,3}?(?:salas?|pleno|epoca|colegiados?|circuito|materia\s+\w+)))*"
+)
+_DATED = rf"(?:{_DOCUMENTS}{_BETWEEN}(?:\s+(?:{_ORDERING}))?\s+{_CARRIED}|(?:{_ORDERING})\s+)"
 _Y = r"(?:1[89]\d\d|20\d\d)"
 _YEARS = re.compile(
     rf"\b{_DATED}(?P<when>"
     rf"(?:entre|between|de|from)\s+(?P<low>{_Y})\s+(?:y|a|and|to)\s+(?P<high>{_Y})"
-    rf"|(?:antes del?|before|prior to)\s+(?P<before>{_Y})"
-    rf"|(?:despues del?|after)\s+(?P<after>{_Y})"
+    rf"|(?:antes del?|before|prior to|(?:anteriores|anterior|previ[oa]s?)\s+al?)\s+"
+    rf"(?P<before>{_Y})"
+    rf"|(?:despues del?|after|(?:posteriores|posterior)\s+al?)\s+(?P<after>{_Y})"
     rf"|(?:a partir del?|desde(?: el)?|since)\s+(?P<since>{_Y})"
     rf"|(?:de|del|en|in|from|of|del ano)\s+(?P<year>{_Y}))\b"
     rf"|\b{_DOCUMENTS}\s+(?P<bare>{_Y})\b"  # "Second Chamber rulings 2024"
@@ -157,7 +164,8 @@ _CHAMBER = re.compile(
     # phrase ("jurisprudencia del Pleno en materia...", "del Pleno Décima Época")
     r"|\b(pleno)\s+de\s+la\s+(?:suprema\s+corte|scjn)\b"
     r"|\b(?:el|del|al)\s+(pleno)\b(?!(?:\s+\w+){0,6}?\s+circuito)"
-    r"(?=\s*(?:$|[,.;:?!)]|en\s+materia|sobre|\w+\s+epoca))"
+    r"(?=\s*(?:$|[,.;:?!)]|en\s+materia|sobre|\w+\s+epoca|anteriores|posteriores|entre|antes|"
+    r"despues|desde|a\s+partir|de\s+(?:19|20)\d\d))"
     r"|\bthe\s+(plenary)\b(?!\s+of\s+circuit)|\b(plenary)\s+court\b|\b(full\s+court)\b"
 )
 _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -182,38 +190,100 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
     época and years are read: "¿Qué valor probatorio tiene una tesis aislada?" asks about the
     kind, and "¿Qué ha dicho la Suprema Corte sobre...?" asks every court."""
     folded, source = fold_with_map(question)
-    found_epocas: list[re.Match[str]] = []
+    spans: list[tuple[int, int]] = []
     epocas: list[str] = []
     for found in _EPOCA.finditer(folded):
         english = found.group(2) or ""
         name = canonical_epoca(found.group(1) or _EN_ORDINALS.get(english, english[:-2]))
-        if name and name not in epocas:
-            epocas.append(name)
-            found_epocas.append(found)
-    spans: list[tuple[int, int]] = [m.span() for m in found_epocas]
+        if name is None or name in epocas:
+            continue
+        # "que no sea de la Séptima Época", "anteriores a la Novena Época"
+        bound = _EPOCA_BOUND.search(folded, 0, found.start())
+        named = _bounded_epocas(name, bound)
+        epocas.extend(e for e in named if e not in epocas)
+        spans.append((bound.start() if bound else found.start(), found.end()))
     anio_min, anio_max = None, None
     if years := _YEARS.search(folded):
         anio_min, anio_max = _bounds(years)
         spans.append(years.span("when") if years.group("when") else years.span("bare"))
-    tipo, kind = _first(_TIPO, folded) if ordering else (None, None)
-    instancia, court = _first(_INSTANCIA, folded) if ordering else (None, None)
-    organo, chambers = _chambers(folded) if ordering else (None, [])
+    tipo, kind = _first(_TIPO, folded)
+    instancia, court = _first(_INSTANCIA, folded)
+    organo, chambers = _chambers(folded)
     circuito, circuit = _circuit(folded)
     if circuit is not None:
         spans.append(circuit.span())
-    if organo is not None:
-        instancia = SCJN
+    # a kind or a court said not to be wanted ("jurisprudencia, no tesis aisladas", "que no
+    # sea de tribunales colegiados"), in any question: the other kind, or any court; its words
+    # are no topic. Otherwise a question reads none (see above).
     if kind is not None:
-        spans.append(kind.span())
+        negation = _NOT_BEFORE.search(folded, 0, kind.start())
+        if negation is not None:
+            tipo = "Jurisprudencia" if tipo == "Aislada" else "Aislada"
+            spans.append((negation.start(), kind.end()))
+        elif ordering:
+            spans.append(kind.span())
+        else:
+            tipo = None
     if court is not None:
-        spans.append(court.span("court") if court.group("court") else court.span("issuer"))
+        start, end = court.span("court") if court.group("court") else court.span("issuer")
+        if negation := _NOT_BEFORE.search(folded, 0, court.start()):
+            instancia, start = None, negation.start()
+        if negation or ordering:
+            spans.append((start, end))
+        else:
+            instancia = None
+    negated_chamber = False
     for chamber in chambers:  # "segunda sala"; of "del pleno", its noun
         whole = chamber.group(0).split()[0] not in {"el", "del", "al", "the"}
-        spans.append(chamber.span() if whole else chamber.span(chamber.lastindex or 0))
+        start, end = chamber.span() if whole else chamber.span(chamber.lastindex or 0)
+        if negation := _NOT_BEFORE.search(folded, 0, chamber.start()):
+            negated_chamber, start = True, negation.start()
+        if negation or ordering:
+            spans.append((start, end))
+    if negated_chamber or not ordering:
+        organo = None
+    if organo is not None:
+        instancia = SCJN
     phrases = tuple(surface(question, source, Match(a, b, "")) for a, b in spans)
     return NamedFilters(
         tuple(epocas), anio_min, anio_max, tipo, instancia, organo, circuito, phrases
     )
+
+
+# What comes right before an época and bounds it: a negation ("que no sea de la", "excepto
+# la"), or the épocas before or after it ("anteriores a la", "desde la", "after the").
+_EPOCA_BOUND = re.compile(
+    r"(?:(?P<not>\bno\s+(?:sea|sean|es|son|este|esten|pertenezcan?\s+a)|\bexcepto|\bsalvo|"
+    r"\bfuera\s+de|\bdistint[oa]s?\s+(?:a|de)|\bother\s+than|\bexcept|\bnot\s+(?:from|in|of))"
+    r"|(?P<before>\b(?:anteriores|anterior|previ[oa]s?|antes)\s+(?:a|de)|\bbefore|\bprior\s+to)"
+    r"|(?P<after>\b(?:posteriores|posterior|despues)\s+(?:a|de)|\bafter)"
+    r"|(?P<since>\b(?:desde|a\s+partir\s+de)|\bsince))"
+    r"\s+(?:(?:de|a)\s+)?(?:la|las|el|the)?\s*$"
+)
+
+
+# A negation right before a kind or a court: "no tesis aisladas", "que no sea de",
+# "excepto las de", "not by the".
+_NOT_BEFORE = re.compile(
+    r"(?:\bno(?:\s+(?:sea|sean|es|son))?|\bexcepto|\bsalvo|\bfuera|\bnot|\bexcept|\bother\s+than)"
+    r"(?:\s+(?:de|by|from))?(?:\s+(?:la|las|el|los|the))?(?:\s+(?:de|by|from))?\s*$"
+)
+
+
+def _bounded_epocas(name: str, bound: re.Match[str] | None) -> list[str]:
+    """The épocas an época ``name`` stands for under ``bound`` (none: itself)."""
+    if bound is None:
+        return [name]
+    number = epoca_number(name)
+    if bound.group("not"):
+        keep = lambda n: n != number  # noqa: E731
+    elif bound.group("before"):
+        keep = lambda n: n < number  # noqa: E731
+    elif bound.group("after"):
+        keep = lambda n: n > number  # noqa: E731
+    else:
+        keep = lambda n: n >= number  # noqa: E731
+    return [e.name for e in EPOCAS if keep(e.number)]
 
 
 def _circuit(folded: str) -> tuple[int | None, re.Match[str] | None]:

@@ -140,8 +140,9 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
 def _only_filters(question: str) -> bool:
     """Whether ``question`` names filters (an época, years, a kind, a court, a branch of law)
     and asks for nothing else: its other words are document nouns and filler. Not a question
-    ("¿Qué es una tesis aislada?" asks what one is)."""
-    if _ASKS.search(question):
+    ("¿Qué es una tesis aislada?" asks what one is), unless it asks whether there are any
+    ("¿hay tesis de la Octava Época?")."""
+    if _ASKS.search(_EXISTS.sub("", question)):
         return False
     named = named_filters(question)
     branch = named_materia(question)
@@ -151,6 +152,10 @@ def _only_filters(question: str) -> bool:
     return not topic_terms(without_phrases(question, phrases), ())
 
 
+_EXISTS = re.compile(
+    r"^\s*¿\s*(?:hay|existen|tienen|tiene)\b([^?¿]*)\?\s*$|^\s*(?:are|is)\s+there\b([^?]*)\?\s*$",
+    re.IGNORECASE,
+)
 _ASKS = re.compile(
     r"[?¿]|^\s*(?:que|qué|cual|cuál|como|cómo|what|which|how|why|is|are|does|do)\b",
     re.IGNORECASE,
