@@ -275,15 +275,16 @@ def _bounded_epocas(name: str, bound: re.Match[str] | None) -> list[str]:
     if bound is None:
         return [name]
     number = epoca_number(name)
+    numbers = [e.number for e in EPOCAS]
     if bound.group("not"):
-        keep = lambda n: n != number  # noqa: E731
+        kept = [n for n in numbers if n != number]
     elif bound.group("before"):
-        keep = lambda n: n < number  # noqa: E731
+        kept = [n for n in numbers if n < number]
     elif bound.group("after"):
-        keep = lambda n: n > number  # noqa: E731
-    else:
-        keep = lambda n: n >= number  # noqa: E731
-    return [e.name for e in EPOCAS if keep(e.number)]
+        kept = [n for n in numbers if n > number]
+    else:  # since
+        kept = [n for n in numbers if n >= number]
+    return [e.name for e in EPOCAS if e.number in kept]
 
 
 def _circuit(folded: str) -> tuple[int | None, re.Match[str] | None]:
