@@ -64,6 +64,8 @@ NOT_ANSWERABLE = [
     "'; DROP TABLE tesis; --",
     # one word that opens no rubro (it is in one further on): not a keyword search
     "¿Quién es el presidente?",
+    # a question to the search itself: its words reached the floor
+    "¿Quién eres y cómo funcionas?",
 ]
 GENERIC = Path(__file__).resolve().parent.parent / "data" / "eval" / "generic"
 
@@ -115,6 +117,14 @@ def test_nonsense_and_off_corpus_questions_abstain_in_search_and_chat(
         "albacea",
         "tesis sobre albaceas",
         "pagaré",
+        # a prober's finds: a year in the story or after the keywords (e5 reads it as meaning),
+        # an acronym for the name in the rubros, "vigente" asking for the criterion in force
+        "Me despidieron en 1980 y el patrón dice que renuncié; ¿quién tiene que probar?",
+        "horas extras 1982",
+        "¿Todavía vale la tesis de horas extras de 1982?",
+        "PROFECO",
+        "Profeco",
+        "interés legítimo: ¿cuál es la tesis vigente?",
     ],
 )
 def test_real_questions_do_not_abstain(bundled: Services, question: str) -> None:

@@ -7,8 +7,8 @@ corpus's 1,058 tesis, 20 spell out the IMSS and 3 use its acronym; none writes "
 names of the acronyms a question uses to its BM25 query, and a date-sorted question's topic reads
 the name ("el primer criterio sobre la CFE" is about "comisión federal electricidad").
 
-Acronyms are matched as whole words. Written in capitals always; in lower case only when the
-lower-case word is not also a Spanish word ("sep", "ine" and "mp" are not expanded, "imss" is).
+Acronyms are matched as whole words. Written in capitals always; in lower case or capitalized
+("Profeco") only when the lower-case word is not also a Spanish word ("sep", "ine" and "mp" are not expanded, "imss" is).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ ACRONYMS: dict[str, str] = {
     "CNBV": "Comisión Nacional Bancaria y de Valores",
     "IMPI": "Instituto Mexicano de la Propiedad Industrial",
     "CNDH": "Comisión Nacional de los Derechos Humanos",
+    "IDH": "Interamericana de Derechos Humanos",  # "la Corte IDH"
     "INE": "Instituto Nacional Electoral",
     "IFE": "Instituto Federal Electoral",
     "PGR": "Procuraduría General de la República",
@@ -66,8 +67,9 @@ ACRONYMS: dict[str, str] = {
 _ALSO_WORDS = frozenset({"SAT", "SEP", "INE", "MP", "SRE", "IVA", "DOF", "IFE"})
 
 _CAPITALS = re.compile(r"\b(?:" + "|".join(sorted(ACRONYMS, key=len, reverse=True)) + r")\b")
-_LOWER = re.compile(
-    r"\b(?:" + "|".join(a.lower() for a in ACRONYMS if a not in _ALSO_WORDS) + r")\b"
+_LOWER = re.compile(  # and capitalized: "Profeco", "Pemex", "Infonavit"
+    r"\b(?:" + "|".join(a.lower() for a in ACRONYMS if a not in _ALSO_WORDS) + r")\b",
+    re.IGNORECASE,
 )
 
 

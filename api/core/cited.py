@@ -24,6 +24,8 @@ _REGISTRO_DIGITAL = re.compile(
     r"\bregistro\s+digital\W{0,3}(?:(?:num|numero|no)\W{0,2})?(\d{6,7})\b"
 )
 _WORD = re.compile(r"\w+")
+_RECORD_WORD = re.compile(r"\b(?:registro|reg|record|registry)\b")
+_THOUSANDS = re.compile(r"(?<=\b\d)[,.](?=\d{3}[,.]\d{3}\b)|(?<=\b\d{3})[,.](?=\d{3}\b)")
 _DIGITS = re.compile(r"\d")  # every registro and clave has some
 # Words around a bare registro that only ask for the record ("la tesis con registro 2024502").
 _LOOKUP_WORDS = frozenset(
@@ -42,12 +44,18 @@ def cited_registros(question: str) -> tuple[int, ...]:
     if not _DIGITS.search(question):
         return ()
     folded = _CLAVE.sub(" ", fold(question))  # "registro 2024502 y la 2a./J. 12/2019"
+    if _RECORD_WORD.search(folded):  # "Registro: 2,024,502", not "2,500,000 pesos"
+        folded = _THOUSANDS.sub("", folded)
     found = [m.group(1) for m in _SJF_LINK.finditer(folded)]
     found += [m.group(1) for m in _REGISTRO_DIGITAL.finditer(folded)]
     if not found:
         words = _WORD.findall(folded)
         numbers = [w for w in words if _is_registro(w)]
-        if numbers and all(_is_registro(w) or w in _LOOKUP_WORDS for w in words):
+        # nothing but records asked for, or several ("2027780 y 2026558, ¿cuál es más
+        # reciente?": a story holds one such number at most, an expediente or an amount)
+        if numbers and (
+            len(set(numbers)) > 1 or all(_is_registro(w) or w in _LOOKUP_WORDS for w in words)
+        ):
             found = numbers
     return tuple(dict.fromkeys(int(n) for n in found))[:MAX_CITED]
 
@@ -55,7 +63,7 @@ def cited_registros(question: str) -> tuple[int, ...]:
 # Claves on folded text: the Court's (1a., 2a., P.: "2a./j. 64/2022", "p. lxvi/2011"), a
 # collegiate court's ("xxv.2o.4 l", "i.3o.c. j/45 k") and a pleno's ("pr.a.c.cn. j/3 a").
 _CLAVE = re.compile(
-    r"\b(?:(?:1a|2a|p)\.?\s?(?:/\s?j\.?\s?)?(?:\d{1,4}|[ivxlcdm]{1,12})\s?/\s?\d{2,4}"
+    r"\b(?:(?:1a|2a|p)\.?\s?(?:[/-]\s?j\.?\s?)?(?:\d{1,4}|[ivxlcdm]{1,12})\s?/\s?\d{2,4}"
     # a collegiate court's: its materia letter is one of the SJF's, or none (Novena "J/15")
     r"|[ivxl]{1,6}\.\s?\d{1,2}o\.\s?(?:[a-z]{1,2}\.\s?)*(?:j\s?/\s?)?\d{1,4}(?:\s?(?:cs|[acpklte]))?"
     r"|p[rc]\.(?:[a-z]{1,4}\.)+\s?j\s?/\s?\d{1,4}(?:\s?(?:cs|[acpklte]))?)\b"
@@ -81,7 +89,8 @@ def without_epoca(clave: str) -> str:
 def clave_key(clave: str) -> str:
     """A clave as compared: folded, without its época and its spacing and dots
     ("2a./J. 64/2022 (11a.)" and "2a/j 64/2022" are both "2a/j64/2022")."""
-    return re.sub(r"[^0-9a-z/]", "", fold(without_epoca(clave)))
+    folded = fold(without_epoca(clave)).replace("-j", "/j")  # "2a.-J. 60/2024"
+    return re.sub(r"[^0-9a-z/]", "", folded)
 
 
 def clave_needle(clave: str) -> str:

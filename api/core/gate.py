@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from api.core.language import Language
+from api.core.text import fold
 
 # Questions no corpus should answer, per language; their best cosines calibrate the floor.
 NULL_QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -105,7 +106,8 @@ class QuerySignals:
 
     ``terms``: how many analyzed terms it has (with glossary translations for English);
     ``matched``: whether BM25 found any of them in the corpus; ``best_similarity``: the best
-    cosine; ``code``: the question is a database statement (``reads_as_code``).
+    cosine; ``code``: the question is a database statement (``reads_as_code``);
+    ``to_the_service``: it asks the search about itself (``asks_the_service``).
     """
 
     language: Language
@@ -113,6 +115,7 @@ class QuerySignals:
     matched: bool
     best_similarity: float | None
     code: bool = False
+    to_the_service: bool = False
 
 
 # A database statement pasted or typed as a probe ("SELECT * FROM tesis WHERE anio > 2020",
@@ -136,6 +139,21 @@ def reads_as_code(question: str) -> bool:
     return bool(_SQL.search(question))
 
 
+# A question to the search itself ("¿Quién eres y cómo funcionas?", "what can you do?"): its
+# words reach the floor of a corpus about courts and their functions, and no tesis answers it.
+_TO_THE_SERVICE = re.compile(
+    r"^\W*(?:(?:quien|que)\s+eres|como\s+funcionas|que\s+(?:sabes|puedes)\s+hacer|"
+    r"eres\s+(?:un|una)\s+(?:bot|robot|ia|inteligencia|persona|humano)|who\s+are\s+you|"
+    r"what\s+are\s+you|how\s+do\s+you\s+work|what\s+can\s+you\s+do|"
+    r"are\s+you\s+(?:a|an)\s+(?:bot|robot|ai|human|person))\b"
+)
+
+
+def asks_the_service(question: str) -> bool:
+    """Whether ``question`` opens by asking the search about itself, not about the law."""
+    return bool(_TO_THE_SERVICE.search(fold(question)))
+
+
 NOTHING_UNDER_FILTERS = "No hay tesis que cumplan los filtros."
 
 
@@ -156,6 +174,11 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         return "La pregunta no contiene palabras que buscar."
     if signals.code:
         return "La pregunta es una instrucción de base de datos (SQL), no una pregunta."
+    if signals.to_the_service:
+        return (
+            "La pregunta es sobre este buscador, no sobre tesis: busca criterios del Semanario "
+            "Judicial de la Federación por su tema."
+        )
     if signals.best_similarity is None:
         return NOTHING_UNDER_FILTERS
     if not signals.matched and signals.language == "unknown":  # no word of any language

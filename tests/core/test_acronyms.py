@@ -26,6 +26,8 @@ from api.services.search.request import SearchRequest
             ],
         ),
         ("Is the CFE an authority?", ["Comisión Federal de Electricidad"]),
+        ("Profeco", ["Procuraduría Federal del Consumidor"]),  # capitalized, as often written
+        ("la Corte IDH", ["Interamericana de Derechos Humanos"]),
     ],
 )
 def test_acronyms_are_spelled_out_once_each(question: str, names: list[str]) -> None:

@@ -26,6 +26,10 @@ from api.core.cited import (
         ("la tesis con registro 160584", (160584,)),
         ("tesis 2024502 y 160584, y 2024502", (2024502, 160584)),
         ("show me record 253895", (253895,)),
+        # as a paralegal pastes it: thousands separators, or several to compare
+        ("Registro: 2,024,502", (2024502,)),
+        ("reg. 2.024.502", (2024502,)),
+        ("2027780 y 2026558 ¿cuál es más reciente?", (2027780, 2026558)),
     ],
 )
 def test_a_registro_is_cited_by_name_link_or_alone(question: str, cited: tuple[int, ...]) -> None:
@@ -41,6 +45,7 @@ def test_a_registro_is_cited_by_name_link_or_alone(question: str, cited: tuple[i
         "12345",  # too short for a registro
         "123456789",  # too long
         "registro civil",
+        "mi expediente 1234567 es por 2,500,000 pesos",  # an amount, not a second registro
         "",
     ],
 )
@@ -57,6 +62,7 @@ def test_a_number_in_a_question_is_not_a_lookup(question: str) -> None:
         ("la tesis I.3o.C. J/45 K", ("I.3o.C. J/45 K",)),
         ("XXV.2o.4 L (11a.) y 1a./J. 78/2005", ("XXV.2o.4 L (11a.)", "1a./J. 78/2005")),
         ("PR.A.C.CN. J/3 A (12a.)", ("PR.A.C.CN. J/3 A (12a.)",)),
+        ("2a.-J. 60/2024", ("2a.-J. 60/2024",)),
         ("en la página 12/2020 del expediente 123/2020", ()),
         ("amparo en revisión 1234/2019", ()),
     ],
@@ -67,6 +73,7 @@ def test_claves_are_found_as_written(question: str, claves: tuple[str, ...]) -> 
 
 def test_a_clave_is_compared_without_spacing_case_or_epoca() -> None:
     assert clave_key("2a./J. 64/2022 (11a.)") == clave_key("2a/j 64/2022") == "2a/j64/2022"
+    assert clave_key("2a.-J. 64/2022") == "2a/j64/2022"
     assert clave_key("2a./J. 164/2022") != clave_key("2a./J. 64/2022")
     assert clave_needle("2a./J. 64/2022 (11a.)") == "64/2022"  # not the época's 11
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from api.core.gate import (
@@ -9,6 +11,7 @@ from api.core.gate import (
     QuerySignals,
     abstain_floor,
     abstain_reason,
+    asks_the_service,
     gate_values,
     reads_as_code,
     unnamed_topic_reason,
@@ -360,3 +363,20 @@ def test_code_abstains_with_its_own_reason() -> None:
     assert abstain_reason(signals, floor=0.5) == (
         "La pregunta es una instrucción de base de datos (SQL), no una pregunta."
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "to_the_service"),
+    [
+        ("¿Quién eres y cómo funcionas?", True),
+        ("Who are you?", True),
+        ("what can you do", True),
+        ("¿Qué ha dicho la Corte sobre quién es parte en el amparo?", False),
+        ("¿Es usted quien debe probar el despido?", False),
+    ],
+)
+def test_a_question_to_the_search_itself_is_told_apart(question: str, to_the_service: bool) -> None:
+    assert asks_the_service(question) is to_the_service
+    signals = QuerySignals(language="es", terms=3, matched=True, best_similarity=0.95)
+    reason = abstain_reason(replace(signals, to_the_service=to_the_service), floor=0.8)
+    assert (reason is not None and "buscador" in reason) is to_the_service

@@ -7,16 +7,18 @@ import logging
 import time
 from threading import Lock
 
+from api.core.acronyms import with_names
 from api.core.gate import (
     NULL_QUESTIONS,
     QuerySignals,
     abstain_floor,
     abstain_reason,
+    asks_the_service,
     null_language,
     reads_as_code,
 )
 from api.core.glossary import GLOSSARY_COVERAGE, coverage
-from api.core.intent.named_filters import without_phrases
+from api.core.intent.named_filters import without_phrases, without_years
 from api.core.language import Language
 from api.core.models import Candidate, Filters
 from api.core.text import analyze, without_question_words
@@ -59,9 +61,12 @@ _NOT_CONTENT = frozenset(analyze("tesis criterio criterios jurisprudencia jurisp
 
 
 def _a_rubro_says_it(plan: Plan, pool: list[Candidate]) -> bool:
-    # "de 1987" is a filter, not a word of the tesis
-    asked = without_question_words(without_phrases(plan.request.query, plan.named_filters))
-    keywords = set(analyze(asked)) - _NOT_CONTENT
+    # "de 1987" is a filter, "vigente" asks for the criterion in force, "1982" dates it: none
+    # is a word of the tesis; an acronym is its name ("PROFECO": "PROCURADURIA FEDERAL DEL
+    # CONSUMIDOR")
+    said = (*plan.named_filters, *plan.temporal.triggers)
+    asked = without_question_words(without_years(without_phrases(plan.request.query, said)))
+    keywords = set(analyze(with_names(asked))) - _NOT_CONTENT
     if not keywords:
         return False
     if len(keywords) >= MIN_RUBRO_TERMS:
@@ -110,6 +115,7 @@ class Abstention:
             matched=any(c.lexical > 0 for c in pool),  # BM25 found some word of it
             best_similarity=max((c.similarity for c in pool), default=None),
             code=reads_as_code(plan.request.query),
+            to_the_service=asks_the_service(plan.request.query),
         )
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))

@@ -14,7 +14,7 @@ from api.core.exclusions import Exclusions, exclusions, mentions_any
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import NOTHING_UNDER_FILTERS, unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
-from api.core.intent.named_filters import without_named_filters
+from api.core.intent.named_filters import without_named_filters, without_years
 from api.core.language import Language
 from api.core.models import Candidate, Hit
 from api.core.scoring import score_candidates
@@ -50,8 +50,9 @@ class SearchService:
 
     def embed_query(self, text: str) -> Vectors:
         """The question's vector; words naming an época, years or a kind are filters, not
-        meaning, and stay out of it."""
-        vector: Vectors = self.embedder.embed([without_named_filters(text).strip()], "query")[0]
+        meaning, and stay out of it, as does any other year (see ``without_years``)."""
+        asked = without_years(without_named_filters(text))
+        vector: Vectors = self.embedder.embed([asked], "query")[0]
         return vector
 
     def plan(self, request: SearchRequest) -> Plan:
