@@ -71,7 +71,8 @@ class VigenciaGraphQL(GraphQL[Context, None]):
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Context:
         services = self.services()
-        return Context.of(services, is_authorized(services.settings, presented_key(request)))
+        authorized = is_authorized(services.settings, presented_key(request))
+        return Context.of(services, authorized, websocket=isinstance(request, WebSocket))
 
     async def render_graphql_ide(self, request: Request) -> Response:
         """GraphiQL from the vendored files (``api.graphiql``), never from a CDN."""

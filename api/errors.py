@@ -6,6 +6,9 @@ into ``InputError`` / ``ServiceError`` (``api.graphql.errors``), the CLI prints 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class InvalidRequest(ValueError):
     """A search argument is out of range; names the field."""
@@ -14,6 +17,18 @@ class InvalidRequest(ValueError):
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+
+
+@contextmanager
+def argument_names(**names: str) -> Iterator[None]:
+    """Re-raise an ``InvalidRequest`` under the name the caller's argument has: a chat's
+    ``question`` is the search's ``query``, ``latest``'s ``limit`` its ``topK``."""
+    try:
+        yield
+    except InvalidRequest as exc:
+        if exc.field not in names:
+            raise
+        raise InvalidRequest(names[exc.field], exc.reason) from exc
 
 
 class InvalidField(ValueError):

@@ -117,6 +117,15 @@ class Settings(BaseSettings, RankingSettings):
     llm_timeout: float = seconds(
         30.0, "Seconds to wait for the chat endpoint before falling back.", most=600
     )
+    llm_max_running: int = count(
+        4,
+        "Calls to the chat endpoint in flight at once; one more waits `VIGENCIA_LLM_MAX_WAIT`, "
+        "then answers extractively, so a slow endpoint cannot hold every request slot.",
+        least=1,
+    )
+    llm_max_wait: float = seconds(
+        1.0, "Seconds a chat waits for a turn at the chat endpoint before falling back.", most=60
+    )
     max_references: int = count(
         5, "References (whole tesis) an answer may cite, numbered 1..N.", 1, MAX_REFERENCES_LIMIT
     )

@@ -51,8 +51,10 @@ def subscribe_all(services: Services, subscription: str, **variables: Any) -> li
 
     async def collect() -> list[Any]:
         events = []
-        stream = await schema.subscribe(
-            subscription, variable_values=variables, context_value=context_for(services)
+        stream = await schema.subscribe(  # as over the WebSocket
+            subscription,
+            variable_values=variables,
+            context_value=Context.of(services, websocket=True),
         )
         async for result in stream:  # type: ignore[union-attr]
             assert result.errors is None, result.errors

@@ -3,9 +3,10 @@
 A lawyer pastes "Registro digital: 2024502", or the SJF's link to a tesis, and expects that
 tesis, not the passages nearest in meaning to a number (a bare "2024502" matched no word and
 abstained; the link answered with an unrelated tesis). A number counts as a registro only
-when the question says so ("registro digital"), links to the SJF, or is nothing but the number
-and words that ask for a record ("tesis 2024502", "registro 160584"): "mi registro de marca
-654321" or "el expediente 1234567" stay questions.
+when the question says so ("registro digital", "¿Qué dice la tesis 253881?"), links to the
+SJF, cites several, or is nothing but the number and words that ask for a record
+("2024502", "la tesis con registro 160584"): "mi registro de marca 654321" or "el expediente
+1234567" stay questions.
 
 A clave is the SJF's identifier of a tesis ("2a./J. 64/2022 (11a.)", "P. LXVI/2011 (9a.)",
 "XXV.2o.4 L (11a.)"): a question that names one asks for that tesis, whatever else it says,
@@ -22,6 +23,11 @@ from api.core.text import fold, fold_with_map
 _SJF_LINK = re.compile(r"sjf2?\.scjn\.gob\.mx/\S*?(\d{6,7})\b")  # on folded text
 _REGISTRO_DIGITAL = re.compile(
     r"\bregistro\s+digital\W{0,3}(?:(?:num|numero|no)\W{0,2})?(\d{6,7})\b"
+)
+# a number right after the noun, whatever the question around it: "¿Qué dice la tesis
+# 253881?" (not "registro de marca 654321", "expediente 1234567")
+_AFTER_THE_NOUN = re.compile(
+    r"\b(?:tesis|registro|reg)\.?\s+(?:(?:num|numero|no)\W{0,2})?(\d{6,7})\b"
 )
 _WORD = re.compile(r"\w+")
 _RECORD_WORD = re.compile(r"\b(?:registro|reg|record|registry)\b")
@@ -57,6 +63,8 @@ def cited_registros(question: str) -> tuple[int, ...]:
             len(set(numbers)) > 1 or all(_is_registro(w) or w in _LOOKUP_WORDS for w in words)
         ):
             found = numbers
+        else:
+            found = [m.group(1) for m in _AFTER_THE_NOUN.finditer(folded)]
     return tuple(dict.fromkeys(int(n) for n in found))[:MAX_CITED]
 
 

@@ -159,7 +159,27 @@ def parse_notes(data: Mapping[str, Any]) -> NotesImport:
             notes[registro] = _parse_note(str(key), raw, rejected)
         except ValueError as e:
             rejected.append(f"registro {key}: {e}")
+    for registro in _replaced_in_a_circle(notes):  # "superada por" itself, or back and forth
+        note = notes.pop(registro)
+        rejected.append(
+            f"registro {registro}: por_registro: {note.por_registro} leads back to {registro} "
+            "(a criterion cannot replace itself)"
+        )
     return NotesImport(notes, rejected)
+
+
+def _replaced_in_a_circle(notes: Mapping[int, Validity]) -> list[int]:
+    """The registros whose chain of replacements (``por_registro``) comes back to them."""
+    circular = []
+    for start in notes:
+        seen: set[int] = set()
+        current: int | None = start
+        while current is not None and current in notes and current not in seen:
+            seen.add(current)
+            current = notes[current].por_registro
+        if current == start:
+            circular.append(start)
+    return circular
 
 
 def describe(v: Validity) -> str:

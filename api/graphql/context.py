@@ -26,15 +26,17 @@ class Context:
     chat: ChatService
     judge: Judge
     authorized: bool = True  # the request carried the API key (or none is configured)
+    websocket: bool = False  # the request came over a WebSocket (subscriptions need one)
     recorder: Recorder | None = None
     log: SearchLog | None = None
 
     @classmethod
-    def of(cls, services: Services, authorized: bool = True) -> Context:
-        """One request's view of the process's services (the same names), and whether it
-        carried the API key."""
-        shared = {f.name: getattr(services, f.name) for f in fields(cls) if f.name != "authorized"}
-        return cls(authorized=authorized, **shared)
+    def of(cls, services: Services, authorized: bool = True, websocket: bool = False) -> Context:
+        """One request's view of the process's services (the same names), whether it
+        carried the API key, and whether it came over a WebSocket."""
+        own = {"authorized", "websocket"}
+        shared = {f.name: getattr(services, f.name) for f in fields(cls) if f.name not in own}
+        return cls(authorized=authorized, websocket=websocket, **shared)
 
 
 Info = strawberry.Info[Context, None]

@@ -37,7 +37,9 @@ class JudgeInput:
             JudgeRequest,
             self,
             filters=filters_to_core(self.filters),
-            candidates=tuple((c.registro, c.chunk_index) for c in self.candidates or ()),
+            candidates=None
+            if self.candidates is None
+            else tuple((c.registro, c.chunk_index) for c in self.candidates),
         )
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
+from api.errors import argument_names
 from api.graphql.context import Info
 from api.graphql.errors import listed, outcome
 from api.graphql.inputs import FiltersInput, SearchInput, TimelineInput, filters_to_core
@@ -139,13 +140,18 @@ DatedResponse = Annotated[
 ]
 
 
-async def run_search(info: Info, request: Callable[[], SearchRequest]) -> SearchResponse:
-    """Search and log it; ``request`` is built in the worker, so its errors join the union."""
+async def run_search(
+    info: Info, request: Callable[[], SearchRequest], **arguments: str
+) -> SearchResponse:
+    """Search and log it; ``request`` is built in the worker, so its errors join the union,
+    named as ``arguments`` renames them (``topK="limit"``)."""
     ctx = info.context
-    return await outcome(
-        lambda found: SearchPayload.from_core(*found),
-        lambda: search_and_record(ctx.search, ctx.recorder, request()),
-    )
+
+    def searched() -> tuple[SearchResult, str | None]:
+        with argument_names(**arguments):
+            return search_and_record(ctx.search, ctx.recorder, request())
+
+    return await outcome(lambda found: SearchPayload.from_core(*found), searched)
 
 
 def timeline_payload(page: TimelinePage) -> TimelinePayload:
@@ -166,6 +172,7 @@ async def dated(
             lambda: SearchRequest(
                 query=query, filters=filters_to_core(filters), top_k=limit, ordering=ordering
             ),
+            topK="limit",
         )
     store = info.context.store
     return await outcome(

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from threading import Lock
 
 import strawberry
-from graphql import GraphQLError, validate
+from graphql import DocumentNode, GraphQLError, OperationDefinitionNode, validate
 from starlette.concurrency import run_in_threadpool
 from strawberry.extensions import (
     DisableIntrospection,
@@ -23,6 +23,7 @@ from strawberry.extensions.base_extension import SchemaExtension
 from strawberry.schema.validation_rules.maybe_null import MaybeNullValidationRule
 from strawberry.schema.validation_rules.one_of import OneOfInputValidationRule
 from strawberry.types import ExecutionContext
+from strawberry.types.graphql import OperationType
 
 from api.core.redact import redact
 from api.errors import EmbedderError, StoreError
@@ -90,6 +91,9 @@ class BoundedValidation(SchemaExtension):
         document = ctx.graphql_document
         assert document is not None
         try:
+            # what the request named: ``operation_name`` falls back to the first operation's
+            check_operation_named(document, ctx._provided_operation_name)
+            check_subscription_transport(ctx)
             check_document(document, ctx.variables, ctx.operation_name, self.limits)
             check_variables(document, ctx.variables)
         except GraphQLError as refused:  # reported as a validation error, on every transport
@@ -111,6 +115,29 @@ class BoundedValidation(SchemaExtension):
                 self.cache.put(key, errors)
         ctx.pre_execution_errors = errors
         yield
+
+
+def check_operation_named(document: DocumentNode, operation_name: str | None) -> None:
+    """Refuse a document of several operations that names none to run (the GraphQL spec's
+    request error): the first one had run, a mutation as readily as a query."""
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if operation_name is None and len(operations) > 1:
+        raise GraphQLError(
+            f"The document has {len(operations)} operations: say which to run in operationName.",
+            extensions={"code": "BAD_USER_INPUT", "field": "operationName"},
+        )
+
+
+def check_subscription_transport(ctx: ExecutionContext) -> None:
+    """Refuse a subscription sent over HTTP: it ran as a query and failed as an unexpected
+    error ("Cannot return null for non-nullable field")."""
+    over_websocket = getattr(ctx.context, "websocket", True)
+    if ctx.operation_type is OperationType.SUBSCRIPTION and not over_websocket:
+        raise GraphQLError(
+            "Subscriptions are served over a WebSocket at /graphql (graphql-transport-ws); "
+            "over HTTP, ask for `chat` instead of `chatStream`.",
+            extensions={"code": "BAD_USER_INPUT"},
+        )
 
 
 @strawberry.type

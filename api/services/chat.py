@@ -15,7 +15,7 @@ from api.core.references import (
     with_record,
 )
 from api.embeddings.base import Embedder
-from api.errors import InvalidRequest
+from api.errors import InvalidRequest, argument_names
 from api.llm.base import LLM
 from api.services.answer import Answer, Answerer, StreamEvent, wants_full_text
 from api.services.search import SearchRequest, SearchResult, SearchService
@@ -35,7 +35,7 @@ class ChatRequest:
     include_superseded: bool | None = None
 
     def validate(self, default_max: int) -> int:
-        refs = self.max_references or default_max
+        refs = default_max if self.max_references is None else self.max_references
         if not 1 <= refs <= MAX_REFERENCES_LIMIT:
             raise InvalidRequest("maxReferences", f"{refs} is outside 1..{MAX_REFERENCES_LIMIT}")
         return refs
@@ -66,15 +66,16 @@ class ChatService:
 
     def prepare(self, request: ChatRequest) -> Prepared:
         max_refs = request.validate(self.max_references)
-        result = self.search.search(
-            SearchRequest(
-                query=request.question,
-                filters=request.filters,
-                top_k=min(100, max_refs * CHUNKS_PER_REFERENCE),
-                recency_weight=request.recency_weight,
-                include_superseded=request.include_superseded,
+        with argument_names(query="question"):
+            result = self.search.search(
+                SearchRequest(
+                    query=request.question,
+                    filters=request.filters,
+                    top_k=min(100, max_refs * CHUNKS_PER_REFERENCE),
+                    recency_weight=request.recency_weight,
+                    include_superseded=request.include_superseded,
+                )
             )
-        )
         log_rerank(request.question, result)
         refs = consolidate([h for h in result.hits if h.on_topic], max_refs)
         log_references(request.question, refs)

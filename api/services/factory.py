@@ -148,11 +148,13 @@ def build_llm(settings: Settings) -> LLM | None:
     """The configured chat model, or None: answers are then extractive and say so."""
     if not settings.llm_base_url:
         return None
+    from api.llm.bounded import BoundedLLM
     from api.llm.openai_chat import OpenAIChat
     from api.llm.openai_http import OpenAIEndpoint
 
-    return OpenAIChat(
+    chat = OpenAIChat(
         OpenAIEndpoint(
             settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout
         )
     )
+    return BoundedLLM(chat, settings.llm_max_running, settings.llm_max_wait)

@@ -37,6 +37,8 @@ def submit_feedback(
     text = comment.strip() if comment is not None else None
     if text is not None and len(text) > MAX_COMMENT_CHARS:
         raise InvalidRequest("comment", f"{len(text)} characters, at most {MAX_COMMENT_CHARS}")
+    if text is not None and "\x00" in text:
+        raise InvalidRequest("comment", "contains a NUL character")
     entry = log.get(log_id)
     if entry is None:
         raise InvalidRequest("logId", f"no logged search with id {log_id!r}")

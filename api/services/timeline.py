@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from api.core.models import VIGENTE, Filters, Tesis, Validity
 from api.errors import InvalidRequest
+from api.services.search.request import check_filters
 from api.store.base import GroupBy, ListQuery, SortOrder, VectorStore
 
 MAX_LIMIT = 200
@@ -33,7 +34,8 @@ def timeline(
     if not 0 <= offset <= MAX_OFFSET:
         raise InvalidRequest("offset", f"{offset} is outside 0..{MAX_OFFSET}")
     if date_field is not None and date_field not in store.date_fields():
-        raise InvalidRequest("dateField", f"{date_field!r} is not a stored extra date field")
+        raise InvalidRequest("dateField", f"{date_field[:80]!r} is not a stored extra date field")
+    check_filters(filters)
     tesis = store.list_tesis(ListQuery(filters, order, limit, offset, date_field))
     statuses = store.get_validity([t.registro for t in tesis])
     total = sum(store.count_by("tipo", filters).values())
@@ -43,5 +45,6 @@ def timeline(
 
 def distribution(store: VectorStore, group_by: GroupBy, filters: Filters) -> list[tuple[str, int]]:
     """Counts sorted by key (years and épocas read in order)."""
+    check_filters(filters)
     counts = store.count_by(group_by, filters)
     return sorted(counts.items(), key=lambda kv: (len(kv[0]), kv[0]) if group_by == "anio" else kv)

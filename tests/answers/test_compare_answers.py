@@ -59,4 +59,4 @@ def test_without_llm_both_sides_are_extractive(bundled: Services) -> None:
 
 def test_empty_question_is_an_input_error(bundled: Services) -> None:
     data = run_query(bundled, QUERY, q="  ")["compareAnswers"]
-    assert data == {"__typename": "InputError", "field": "query", "message": "must not be empty"}
+    assert data == {"__typename": "InputError", "field": "question", "message": "must not be empty"}

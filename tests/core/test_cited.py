@@ -30,6 +30,8 @@ from api.core.cited import (
         ("Registro: 2,024,502", (2024502,)),
         ("reg. 2.024.502", (2024502,)),
         ("2027780 y 2026558 ¿cuál es más reciente?", (2027780, 2026558)),
+        ("¿Qué dice la tesis 253881?", (253881,)),  # had been a question: it abstained
+        ("Explícame el registro 253881 y sus alcances", (253881,)),
     ],
 )
 def test_a_registro_is_cited_by_name_link_or_alone(question: str, cited: tuple[int, ...]) -> None:

@@ -288,3 +288,21 @@ def test_replacement_chain_on_the_real_notes_and_on_cycles() -> None:
     assert replacement_chain(2006225, notes) == []
     cycle = {1: Validity("superada", por_registro=2), 2: Validity("superada", por_registro=1)}
     assert replacement_chain(1, cycle) == [2]
+
+
+def test_a_note_whose_replacements_lead_back_to_it_is_rejected() -> None:
+    """A tesis "superada por" itself, or two replacing each other, had been stored: both
+    were flagged as out of force, each by the other."""
+    parsed = parse_notes(
+        {
+            "tesis": {
+                "9000001": {"estado": "superada", "por_registro": 9000001},
+                "9100001": {"estado": "superada", "por_registro": 9100002},
+                "9100002": {"estado": "superada", "por_registro": 9100001},
+                "160584": {"estado": "superada", "por_registro": 2006225},
+            }
+        }
+    )
+    assert set(parsed.notes) == {160584}
+    assert len(parsed.rejected) == 3
+    assert all("cannot replace itself" in r for r in parsed.rejected)

@@ -93,8 +93,9 @@ def test_llm_timeout_falls_back_to_extractive_and_says_why(bundled: Services) ->
     assert chat["llmError"]
 
 
-def test_bad_max_references_is_a_typed_error(bundled: Services) -> None:
-    chat = run_query(bundled, CHAT, input={"question": "amparo", "maxReferences": 99})["chat"]
+@pytest.mark.parametrize("refs", [99, 0])  # 0 had silently meant the default
+def test_bad_max_references_is_a_typed_error(bundled: Services, refs: int) -> None:
+    chat = run_query(bundled, CHAT, input={"question": "amparo", "maxReferences": refs})["chat"]
     assert (chat["__typename"], chat["field"]) == ("InputError", "maxReferences")
 
 
@@ -175,3 +176,28 @@ def test_judge_rejects_unknown_chunks(bundled: Services) -> None:
         bundled, JUDGE, input={"query": "x", "candidates": [{"registro": 1, "chunkIndex": 0}]}
     )["judge"]
     assert (data["__typename"], data["field"]) == ("InputError", "candidates")
+
+
+def test_input_errors_name_the_argument_the_client_sent(bundled: Services) -> None:
+    """A chat's empty question was reported as "query", latest's limit as "topK"."""
+    chat = run_query(bundled, CHAT, input={"question": "  "})["chat"]
+    assert (chat["__typename"], chat["field"]) == ("InputError", "question")
+    dated = run_query(
+        bundled,
+        """{ latest(query: "amparo", limit: 101) { ... on InputError { field message } } }""",
+    )["latest"]
+    assert dated["field"] == "limit" and "101" in dated["message"]
+
+
+def test_judge_says_which_named_chunks_it_did_not_judge_and_refuses_none(
+    bundled: Services,
+) -> None:
+    """An unknown chunk beside a stored one had been dropped in silence, and an empty list
+    had silently meant a search."""
+    named = [{"registro": 2006225, "chunkIndex": 0}, {"registro": 1, "chunkIndex": 0}]
+    data = run_query(bundled, JUDGE, input={"query": "jurisprudencia", "candidates": named})
+    judged = data["judge"]
+    assert [i["registro"] for i in judged["items"]] == [2006225]
+    assert any("1 #0" in w for w in judged["warnings"])
+    empty = run_query(bundled, JUDGE, input={"query": "x", "candidates": []})["judge"]
+    assert (empty["__typename"], empty["field"]) == ("InputError", "candidates")

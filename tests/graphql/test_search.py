@@ -86,6 +86,8 @@ def test_seed_profile_uses_raw_cosine(bundled: Services) -> None:
         ({"query": "   "}, "query"),
         ({"filters": {"anioMin": 2020, "anioMax": 1990}}, "anioMin"),
         ({"filters": {"anioMin": 3020}}, "anioMin"),
+        ({"query": "despido\u0000injustificado"}, "query"),  # had been logged as it came
+        ({"filters": {"materias": ["x" * 1000]}}, "filters"),
     ],
 )
 def test_bad_arguments_return_a_typed_error(bundled: Services, extra: dict, field: str) -> None:

@@ -260,7 +260,14 @@ def test_timeline_lists_by_date_with_offset(bundled: Services) -> None:
 
 @pytest.mark.parametrize(
     ("extra", "field"),
-    [({"limit": 0}, "limit"), ({"limit": 500}, "limit"), ({"offset": -1}, "offset")],
+    [
+        ({"limit": 0}, "limit"),
+        ({"limit": 500}, "limit"),
+        ({"offset": -1}, "offset"),
+        # as a search checks them (an inverted range had answered an empty page)
+        ({"filters": {"anioMin": 3000}}, "anioMin"),
+        ({"filters": {"anioMin": 2020, "anioMax": 1990}}, "anioMin"),
+    ],
 )
 def test_timeline_bounds(bundled: Services, extra: dict, field: str) -> None:
     data = run_query(bundled, TIMELINE, input=extra)["timeline"]
@@ -312,3 +319,6 @@ def test_distribution_with_bad_filters_is_a_coded_input_error(bundled: Services)
     error = result.errors[0]
     assert error.extensions == {"code": "BAD_USER_INPUT", "field": "filters.materias"}
     assert "at most 20" in error.message
+    inverted = "{ distribution(groupBy: YEAR, filters: {anioMin: 2020, anioMax: 1990}) { key } }"
+    result = asyncio.run(schema.execute(inverted, context_value=context_for(bundled)))
+    assert result.errors and result.errors[0].extensions["field"] == "anioMin"

@@ -30,7 +30,8 @@ def gated_app(release: asyncio.Event, max_running: int, max_wait_s: float) -> Ad
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok"})
 
-    app = Starlette(routes=[Route("/graphql", graphql, methods=["POST"]), Route("/health", health)])
+    routes = [Route("/graphql", graphql, methods=["GET", "POST"]), Route("/health", health)]
+    app = Starlette(routes=routes)
     return AdmissionMiddleware(app, max_running=max_running, max_wait_s=max_wait_s)
 
 
@@ -86,3 +87,19 @@ async def test_no_refusal_within_capacity_or_with_the_gate_off(max_running: int)
         release.set()
         responses = await asyncio.gather(*tasks)
     assert [r.status_code for r in responses] == [200, 200, 200]
+
+
+async def test_a_get_with_an_operation_is_gated_and_the_graphiql_page_is_not() -> None:
+    """GETs had passed freely: a flood of GET searches slowed every other request."""
+    release = asyncio.Event()
+    async with client(gated_app(release, max_running=1, max_wait_s=0.1)) as http:
+        running = asyncio.create_task(http.post("/graphql", json={}))
+        await asyncio.sleep(0.05)
+        refused = await http.get("/graphql", params={"query": "{ corpusStats { total } }"})
+        page = asyncio.create_task(http.get("/graphql"))  # GraphiQL: waits for no slot
+        await asyncio.sleep(0.2)
+        assert not page.done()  # it reached the app (which waits on the event), not the gate
+        release.set()
+        await asyncio.gather(running, page)
+    assert refused.status_code == 503
+    assert page.result().status_code == 200

@@ -19,6 +19,7 @@ from api.app import create_app
 from api.core.models import Candidate, Chunk, Filters, Tesis, Validity
 from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError, LLMError, LLMTimeout, StoreError
+from api.graphql.context import Context
 from api.graphql.schema import schema
 from api.ingest.pipeline import ingest_records
 from api.llm.base import LLM
@@ -33,7 +34,6 @@ from api.store.base import (
     VectorStore,
 )
 from api.store.embedded import EmbeddedStore
-from tests.conftest import context_for
 from tests.fakes import FakeEmbedder, Reply, ScriptedLLM
 from tests.ingest.test_ingest import good
 
@@ -345,8 +345,10 @@ def test_llm_faults_in_the_stream_fall_back_to_extractive(
     services = services_for(tmp_path, flaky, llm=ScriptedLLM([reply]))
 
     async def events() -> list[dict[str, Any]]:
-        stream = await schema.subscribe(
-            STREAM, variable_values={"q": QUESTION}, context_value=context_for(services)
+        stream = await schema.subscribe(  # as over the WebSocket
+            STREAM,
+            variable_values={"q": QUESTION},
+            context_value=Context.of(services, websocket=True),
         )
         found = []
         async for result in stream:  # type: ignore[union-attr]

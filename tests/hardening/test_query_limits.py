@@ -114,6 +114,18 @@ def test_fragment_cycle_is_refused_not_followed(client: TestClient) -> None:
     assert "cycle" in error["message"] or "spread itself" in error["message"]
 
 
+def test_several_operations_need_an_operation_name(client: TestClient) -> None:
+    """The first operation had run, a mutation as readily as a query."""
+    document = (
+        "mutation B { deleteTesis(registros: [424242]) { __typename } } "
+        "query A { corpusStats { __typename } }"
+    )
+    error = error_of(post(client, document))
+    assert error["extensions"]["field"] == "operationName" and "2 operations" in error["message"]
+    named = client.post("/graphql", json={"query": document, "operationName": "A"}).json()
+    assert named["data"]["corpusStats"]["__typename"] == "CorpusStatsType"
+
+
 @pytest.mark.parametrize(
     ("query", "variables", "cost"),
     [
@@ -457,3 +469,10 @@ def test_one_bad_record_in_an_ingest_batch_is_rejected_alone(tmp_path: Path) -> 
             "reason": "not valid Unicode (a lone surrogate)",
         }
     ]
+
+
+def test_a_subscription_over_http_is_refused_with_the_way_to_ask(client: TestClient) -> None:
+    """It ran as a query and failed as an unexpected error."""
+    document = 'subscription { chatStream(input: {question: "despido"}) { __typename } }'
+    error = error_of(post(client, document))
+    assert "WebSocket" in error["message"] and error["extensions"]["code"] == "BAD_USER_INPUT"

@@ -8,6 +8,7 @@ import httpx
 import numpy as np
 
 from api.embeddings.openai_embedder import OpenAIEmbedder
+from api.llm.bounded import BoundedLLM
 from api.llm.openai_chat import OpenAIChat
 from api.llm.openai_http import OpenAIEndpoint
 from api.services.factory import build_llm
@@ -37,6 +38,6 @@ def test_the_factory_builds_the_chat_from_the_llm_settings(tmp_path: Path) -> No
         data_dir=tmp_path, llm_base_url="http://llm.test/v1", llm_model="m", llm_timeout=7.0
     )
     llm = build_llm(settings)
-    assert isinstance(llm, OpenAIChat) and llm.model_id == "openai/m"
-    assert llm._timeout == 7.0
+    assert isinstance(llm, BoundedLLM) and isinstance(llm.inner, OpenAIChat)
+    assert llm.model_id == "openai/m" and llm.inner._timeout == 7.0
     llm.close()

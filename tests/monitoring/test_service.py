@@ -122,6 +122,7 @@ def test_thresholds_come_from_settings_or_defaults() -> None:
         ("a", 0, None, "registro"),
         ("a", 999, None, "registro"),
         ("a", 1, "x" * 2001, "comment"),
+        ("a", 1, "bien\x00mal", "comment"),
     ],
 )
 def test_feedback_is_validated(

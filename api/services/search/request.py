@@ -46,6 +46,8 @@ class SearchRequest:
             raise InvalidRequest("query", "must not be empty")
         if len(text) > MAX_QUERY_CHARS:
             raise InvalidRequest("query", f"{len(text)} characters, at most {MAX_QUERY_CHARS}")
+        if "\x00" in text:  # it would be logged and shown back as it came
+            raise InvalidRequest("query", "contains a NUL character")
         tokens = question_tokens(text)
         if tokens > MAX_QUESTION_TOKENS:  # before embedding: the embedder does not truncate
             raise InvalidRequest("query", f"~{tokens} tokens, at most {MAX_QUESTION_TOKENS}")
@@ -61,12 +63,23 @@ class SearchRequest:
         _check_choice("temporalMode", self.temporal_mode, TEMPORAL_MODES)
         _check_choice("rulesMode", self.rules_mode, RULES_MODES)
         _check_choice("profile", self.profile, PROFILES)
-        f = self.filters
-        _check_range("anioMin", f.anio_min, MIN_YEAR, MAX_YEAR)
-        _check_range("anioMax", f.anio_max, MIN_YEAR, MAX_YEAR)
-        if f.anio_min is not None and f.anio_max is not None and f.anio_min > f.anio_max:
-            raise InvalidRequest("anioMin", f"{f.anio_min} is after anioMax {f.anio_max}")
-        _check_range("circuito", f.circuito, 1, MAX_CIRCUIT)
+        check_filters(self.filters)
+
+
+MAX_FILTER_CHARS = 200
+
+
+def check_filters(f: Filters) -> None:
+    """Raise ``InvalidRequest`` for filters out of range (a search's, a timeline's, counts')."""
+    _check_range("anioMin", f.anio_min, MIN_YEAR, MAX_YEAR)
+    _check_range("anioMax", f.anio_max, MIN_YEAR, MAX_YEAR)
+    if f.anio_min is not None and f.anio_max is not None and f.anio_min > f.anio_max:
+        raise InvalidRequest("anioMin", f"{f.anio_min} is after anioMax {f.anio_max}")
+    _check_range("circuito", f.circuito, 1, MAX_CIRCUIT)
+    named = (*f.materias, *f.epocas, f.instancia or "", f.organo or "")
+    longest = max(map(len, named))  # no materia, época or court is named that long
+    if longest > MAX_FILTER_CHARS:
+        raise InvalidRequest("filters", f"a {longest}-character value, at most {MAX_FILTER_CHARS}")
 
 
 def _check_range(name: str, value: int | None, low: int, high: int) -> None:
