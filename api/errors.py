@@ -56,6 +56,10 @@ class LLMTimeout(LLMError):
     """The model did not answer within the timeout."""
 
 
+class LLMBusy(LLMError):
+    """Every turn at the model was taken for longer than a caller may wait (``BoundedLLM``)."""
+
+
 class JudgeFormatError(ValueError):
     """The reply is not the strict JSON the judge asked for. ``public`` is the short reason a
     client sees; the message (with an excerpt of the reply) is for the server log."""

@@ -3,7 +3,7 @@
 A chat holds one of the API's request slots (``api.admission``) for as long as the model takes:
 with a slow or hung endpoint, eight chats took every slot and even a registro lookup was shed
 with 503 while the process sat idle. ``BoundedLLM`` lets ``max_running`` calls reach the model;
-one more waits up to ``max_wait_s`` for a turn, then fails with ``LLMBusy``, an ``LLMError``:
+one more waits up to ``max_wait_s`` for a turn, then fails with ``LLMBusy`` (an ``LLMError``):
 the answer falls back to the extractive one and says why, and the slot is free again.
 
 Example::
@@ -16,12 +16,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 
-from api.errors import LLMError
+from api.errors import LLMBusy
 from api.llm.base import LLM, Message
-
-
-class LLMBusy(LLMError):
-    """Every turn at the chat model was taken for longer than a caller may wait."""
 
 
 class BoundedLLM:

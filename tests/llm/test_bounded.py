@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from api.errors import LLMError
-from api.llm.bounded import BoundedLLM, LLMBusy
+from api.errors import LLMBusy, LLMError
+from api.llm.bounded import BoundedLLM
 from tests.fakes import ScriptedLLM
 
 HELLO = [{"role": "user", "content": "hola"}]
@@ -43,3 +43,9 @@ def test_a_stream_holds_its_turn_until_it_ends_and_a_failure_gives_it_back() -> 
 def test_the_bound_is_at_least_one_turn() -> None:
     with pytest.raises(ValueError, match="max_running"):
         BoundedLLM(ScriptedLLM([]), 0, 1.0)
+
+
+def test_a_busy_model_is_named_to_the_client_as_such() -> None:
+    from api.services.answer import describe_error
+
+    assert describe_error(LLMBusy("no turn within 1 s")) == "modelo ocupado"
