@@ -96,6 +96,17 @@ def test_an_excluded_word_leaves_the_question_and_the_hits(bundled: Services) ->
     assert texts and not any("domestic" in text for text in texts)
 
 
+def test_subjects_excluded_in_words_leave_the_hits(bundled: Services) -> None:
+    """ "pero no las de trabajadores domésticos ni las de militares": the domestic workers'
+    tesis had come first."""
+    question = "tesis sobre despido, pero no las de trabajadores domésticos ni las de militares"
+    result = bundled.search.search(SearchRequest(query=question, top_k=10))
+    assert result.intent.excluded == ("trabajadores domésticos", "militares")
+    rubros = [fold(h.passage.rubro) for h in result.hits]
+    assert rubros and any("despido" in r for r in rubros)
+    assert not any("domestic" in r or "militar" in r for r in rubros)
+
+
 def test_a_question_of_only_filters_lists_the_tesis_under_them_newest_first(
     bundled: Services,
 ) -> None:

@@ -1,4 +1,4 @@
-"""Words a search-box user excludes with "-word" or "NOT word"."""
+"""What a user excludes with "-word", "NOT word" or in words ("pero no las de…")."""
 
 from __future__ import annotations
 
@@ -18,14 +18,39 @@ from api.core.exclusions import exclusions, mentions_any
         ("despido - doméstico", "despido - doméstico", ()),
         ("Is it not valid?", "Is it not valid?", ()),
         ("-amparo", "-amparo", ()),
+        # said in words: the documents on a subject, set apart from the rest asked for
+        (
+            "tesis sobre despido, pero no las de trabajadores domésticos ni las de militares",
+            "tesis sobre despido",
+            ("trabajadores domésticos", "militares"),
+        ),
+        ("amparo salvo los de materia agraria", "amparo", ("materia agraria",)),
+        (
+            "rulings on dismissal but not those on domestic workers",
+            "rulings on dismissal",
+            ("domestic workers",),
+        ),
+        # not exclusions: a "no" of the story, a year (no subject), a filter's negation
+        ("no me pagaron las horas extras", "no me pagaron las horas extras", ()),
+        ("suspensión provisional excepto los de 1982", None, ()),
+        ("tesis que no sean de la Séptima Época", None, ()),
     ],
 )
-def test_exclusions(question: str, kept: str, words: tuple[str, ...]) -> None:
+def test_exclusions(question: str, kept: str | None, words: tuple[str, ...] | None) -> None:
     found = exclusions(question)
-    assert (found.question, found.words) == (kept, words)
+    assert found.question == (question if kept is None else kept)
+    assert words is None or found.words == words
 
 
 def test_an_excluded_word_is_matched_as_the_index_reads_it() -> None:
     terms = exclusions("despido -domésticos").terms
     assert mentions_any(["DOMESTICOS. INDEMNIZACION CONSTITUCIONAL"], terms)
     assert not mentions_any(["DESPIDO INJUSTIFICADO", "otro texto"], terms)
+
+
+def test_an_excluded_phrase_needs_all_its_words() -> None:
+    """ "trabajadores domésticos" leaves out the domestic workers' tesis, not every tesis on
+    workers."""
+    terms = exclusions("despido, pero no las de trabajadores domésticos").terms
+    assert mentions_any(["TRABAJADORES DOMESTICOS. DESPIDO"], terms)
+    assert not mentions_any(["DESPIDO DE TRABAJADORES DE CONFIANZA"], terms)

@@ -249,7 +249,7 @@ def without_exclusions(request: SearchRequest) -> tuple[SearchRequest, Exclusion
 
 
 def _without_excluded(pool: list[Candidate], excluded: Exclusions) -> list[Candidate]:
-    """``pool`` less the candidates whose rubro or passage has an excluded word."""
+    """``pool`` less the candidates whose rubro or passage has an excluded word or phrase."""
     if not excluded.words:
         return pool
     terms = excluded.terms
