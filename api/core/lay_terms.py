@@ -94,6 +94,15 @@ LAY_TERMS: dict[str, str] = {
     "heredamos": "herederos | sucesion",
     "embargarme": "embargo",
     # procedimiento
+    "llamar a juicio": "emplazamiento",  # "nunca lo llamaron bien al juicio"
+    "llamaron a juicio": "emplazamiento",
+    "llamaron al juicio": "emplazamiento",
+    "llamarlo a juicio": "emplazamiento",
+    "abogado de oficio": "defensor de oficio",
+    "orden de arresto": "orden de aprehension",  # the tesis' "arresto" is a sanction
+    "bajo fianza": "libertad caucional | libertad provisional",
+    "cobraron de mas": "pago de lo indebido",
+    "cobro de mas": "pago de lo indebido",
     "me negaron": "negativa",
     "papeles": "documentos",
     "me notificaron": "notificacion | emplazamiento",

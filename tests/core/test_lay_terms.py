@@ -21,6 +21,11 @@ from api.services.search.request import SearchRequest
         ("La pensión alimenticia de mis hijos", "alimentos"),
         ("¿Pueden correr a un trabajador embarazada?", "despido"),
         ("la tesis más vieja sobre desalojos", "desocupacion lanzamiento"),  # plurals too
+        # common phrases whose legal name the tesis use (a bail is no civil "fianza")
+        ("¿Puedo salir bajo fianza?", "libertad caucional libertad provisional"),
+        ("hay una orden de arresto contra mi hermano", "orden de aprehension"),
+        ("me tocó un abogado de oficio", "defensor de oficio"),
+        ("no lo llamaron a juicio", "emplazamiento"),
     ],
 )
 def test_everyday_words_get_the_words_of_the_tesis(question: str, terms: str) -> None:
