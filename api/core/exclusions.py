@@ -23,18 +23,37 @@ from api.core.text import analyze
 _EXCLUDED = re.compile(r"(?:(?<=\s)|^)-([^\W\d_][\w'’]{2,})|\bNOT\s+([^\W\d_][\w'’]{2,})")
 # "pero no las de trabajadores domésticos ni las de militares", "excepto los de arrendamiento",
 # "but not those on leases": the documents on a subject (one to three words), set apart from
-# the rest asked for. Matched case-insensitively on the question as written.
+# the rest asked for, and the subjects that continue the list ("ni las de…"). Matched
+# case-insensitively on the question as written.
 _SUBJECT = r"([^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,2}?)"
-_THOSE = r"(?:las|los|la|el|aquell[oa]s)\s+(?:de|sobre|que\s+(?:tratan|hablan)\s+de)"
-_SAID = re.compile(
-    rf"(?:,\s*|\s)(?:pero\s+no|excepto|salvo|menos|sin\s+contar|sin\s+incluir)\s+{_THOSE}\s+"
-    rf"{_SUBJECT}(?=\s*(?:[,.;?!)]|$|\s+(?:ni|y|o)\s+{_THOSE}\b))"
-    rf"|\s+(?:ni|y|o)\s+{_THOSE}\s+{_SUBJECT}(?=\s*(?:[,.;?!)]|$|\s+(?:ni|y|o)\s))"
-    r"|(?:,\s*|\s)(?:but\s+not|except(?:\s+for)?|excluding|other\s+than)\s+"
-    rf"(?:those|the\s+ones|ones|rulings|cases)\s+(?:on|about|regarding|of)\s+{_SUBJECT}"
-    r"(?=\s*(?:[,.;?!)]|$|\s+(?:or|and|nor)\s))",
+_THOSE = (
+    r"(?:(?:las|los|la|el|aquell[oa]s)\s+(?:de|sobre|que\s+(?:tratan|hablan)\s+de)"
+    r"|(?:those|the\s+ones|ones|rulings|cases)\s+(?:on|about|regarding|of))"
+)
+_END = r"(?=\s*(?:[,.;?!)]|$|\s+(?:ni|y|o|nor|or|and)\s))"
+_SET_APART = re.compile(
+    r"(?:,\s*|\s)(?:pero\s+no|excepto|salvo|menos|sin\s+contar|sin\s+incluir|but\s+not|"
+    rf"except(?:\s+for)?|excluding|other\s+than)\s+{_THOSE}\s+{_SUBJECT}{_END}",
     re.IGNORECASE,
 )
+_AND_ALSO = re.compile(rf"\s+(?:ni|y|o|nor|or|and)\s+{_THOSE}\s+{_SUBJECT}{_END}", re.IGNORECASE)
+# the words that can open such a list: most questions have none, and skip the patterns
+_OPENERS = re.compile(r"\b(?:no|excepto|salvo|menos|sin|not|except|excluding|other)\b", re.I)
+
+
+def _set_apart(question: str) -> tuple[list[str], list[tuple[int, int]]]:
+    """The subjects ``question`` sets apart in words, and where each is said."""
+    subjects: list[str] = []
+    spans: list[tuple[int, int]] = []
+    if not _OPENERS.search(question):
+        return subjects, spans
+    for first in _SET_APART.finditer(question):
+        found: re.Match[str] | None = first
+        while found is not None:
+            subjects.append(found.group(1))
+            spans.append(found.span())
+            found = _AND_ALSO.match(question, found.end())
+    return subjects, spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +73,15 @@ def exclusions(question: str) -> Exclusions:
     """``question`` less its exclusions: "-word", "NOT word", "pero no las de …"."""
     if question.isupper():  # "WHAT IS NOT ALLOWED IN AMPARO": shouting, not an operator
         return Exclusions(question)
-    found = [*_EXCLUDED.finditer(question), *_SAID.finditer(question)]
-    words = tuple(dict.fromkeys(g for m in found for g in m.groups() if g))
+    subjects, spans = _set_apart(question)
+    operators = [g for m in _EXCLUDED.finditer(question) for g in m.groups() if g]
+    words = tuple(dict.fromkeys([*operators, *subjects]))
     if not words:
         return Exclusions(question)
-    kept = " ".join(_SAID.sub(" ", _EXCLUDED.sub(" ", question)).split())
+    rest = question
+    for start, end in sorted(spans, reverse=True):
+        rest = f"{rest[:start]} {rest[end:]}"
+    kept = " ".join(_EXCLUDED.sub(" ", rest).split())
     if not kept:  # "-amparo" alone: nothing left to ask, so the words are the question
         return Exclusions(question)
     return Exclusions(kept, words)

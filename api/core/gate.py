@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from api.core.language import Language
-from api.core.text import fold
+from api.core.text import fold_with_map
 
 # Questions no corpus should answer, per language; their best cosines calibrate the floor.
 NULL_QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -151,7 +151,7 @@ _TO_THE_SERVICE = re.compile(
 
 def asks_the_service(question: str) -> bool:
     """Whether ``question`` opens by asking the search about itself, not about the law."""
-    return bool(_TO_THE_SERVICE.search(fold(question)))
+    return bool(_TO_THE_SERVICE.search(fold_with_map(question)[0]))  # folded once a search
 
 
 NOTHING_UNDER_FILTERS = "No hay tesis que cumplan los filtros."

@@ -32,6 +32,7 @@ from api.core.exclusions import exclusions, mentions_any
         ),
         # not exclusions: a "no" of the story, a year (no subject), a filter's negation
         ("no me pagaron las horas extras", "no me pagaron las horas extras", ()),
+        ("los derechos de los trabajadores y los de sus familias", None, ()),  # nothing set apart
         ("suspensión provisional excepto los de 1982", None, ()),
         ("tesis que no sean de la Séptima Época", None, ()),
     ],

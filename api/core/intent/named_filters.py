@@ -206,9 +206,11 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
     if years := _YEARS.search(folded):
         anio_min, anio_max = _bounds(years)
         spans.append(years.span("when") if years.group("when") else years.span("bare"))
-    tipo, kind = _first(_TIPO, folded)
-    instancia, court = _first(_INSTANCIA, folded)
-    organo, chambers = _chambers(folded)
+    # a question (not a first/latest request) reads a kind or a court only as unwanted
+    read = ordering or _A_NOT.search(folded) is not None
+    tipo, kind = _first(_TIPO, folded) if read else (None, None)
+    instancia, court = _first(_INSTANCIA, folded) if read else (None, None)
+    organo, chambers = _chambers(folded) if read else (None, [])
     circuito, circuit = _circuit(folded)
     if circuit is not None:
         spans.append(circuit.span())
@@ -268,6 +270,9 @@ _NOT_BEFORE = re.compile(
     r"(?:\bno(?:\s+(?:sea|sean|es|son))?|\bexcepto|\bsalvo|\bfuera|\bnot|\bexcept|\bother\s+than)"
     r"(?:\s+(?:de|by|from))?(?:\s+(?:la|las|el|los|the))?(?:\s+(?:de|by|from))?\s*$"
 )
+
+
+_A_NOT = re.compile(r"\b(?:no|excepto|salvo|fuera|not|except|other)\b")  # see _NOT_BEFORE
 
 
 def _bounded_epocas(name: str, bound: re.Match[str] | None) -> list[str]:
