@@ -298,6 +298,9 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
             "¿Cuál es la tesis más reciente sobre la jurisprudencia interamericana?",
         ),
         ("¿Cuál es la tesis más antigua que tienen?", "¿Cuál es la tesis más antigua?"),
+        # the topic gate reads the topic's words beside the question: 2026 (school food,
+        # "alimentos") against 1987 before
+        ("latest child support ruling", "the most recent ruling on child support"),
     ],
 )
 def test_a_temporal_answer_does_not_change_with_the_wording(

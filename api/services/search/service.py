@@ -9,14 +9,16 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+import numpy as np
+
 from api.core.cited import cited_claves, cited_registros, not_in_corpus_reason
 from api.core.exclusions import Exclusions, exclusions, mentions_any
 from api.core.fusion import ScaleFloor, merge_candidates
-from api.core.gate import NOTHING_UNDER_FILTERS, unnamed_topic_reason
+from api.core.gate import NOTHING_UNDER_FILTERS, gate_values, unnamed_topic_reason
 from api.core.intent import MateriaIntent, detect_materia, named_materia
 from api.core.intent.named_filters import without_named_filters, without_years
 from api.core.language import Language
-from api.core.models import Candidate, Hit
+from api.core.models import Candidate, Filters, Hit, Passage
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
@@ -35,7 +37,7 @@ from api.services.search.ranking import (
 from api.services.search.request import SearchRequest
 from api.services.search.retrieval import Retrieval
 from api.services.search.rules import apply_rules
-from api.store.base import ListQuery, VectorStore
+from api.store.base import ListQuery, VectorQuery, VectorStore
 
 
 class SearchService:
@@ -125,6 +127,8 @@ class SearchService:
             pool = merge_candidates(pool, replacing)
             statuses = {**statuses, **self.store.get_validity(missing)}
             scored = self.score(plan, pool, gate, found.scale_from)
+        if plan.route == "date_sorted" and narrowed and topic and gate is not None:
+            scored = self.on_the_topic(plan, vector, topic, pool, scored, gate)
         if plan.route == "date_sorted":  # a date order answers only with on-point tesis
             scored = [h for h in scored if h.on_topic]
         hits, discarded = apply_validity(
@@ -227,6 +231,42 @@ class SearchService:
             scale_from,
         )
 
+    def on_the_topic(
+        self,
+        plan: Plan,
+        vector: Vectors,
+        topic: tuple[str, ...],
+        pool: list[Candidate],
+        hits: list[Hit],
+        gate: float,
+    ) -> list[Hit]:
+        """``hits`` of a date order over a named topic, on topic when their gate, read against
+        the question and its topic's words together, reaches ``gate``. The question's own
+        embedding carries its wording, the topic's words do not: two wordings of one request
+        had kept different sets (*latest child support ruling* kept the 2026 school-food
+        tesis, *alimentos*, that *the most recent ruling on child support* left out)."""
+        words = " ".join(topic_words(plan.request.query, topic))
+        if not words:  # a topic read through an acronym's name ("la CFE")
+            return hits
+        both = vector + self.embed_query(words)
+        both = both / float(np.linalg.norm(both))
+        registros = tuple(sorted({c.passage.registro for c in pool}))
+        read = self.store.vector_search(VectorQuery(both, Filters(registros=registros), None))
+        cosines = {_chunk(c.passage): c.similarity for c in read}
+        values = gate_values(
+            [cosines.get(_chunk(c.passage), 0.0) for c in pool],
+            [c.lexical for c in pool],
+            plan.mode,
+            plan.alpha,
+        )
+        gates = {_chunk(c.passage): value for c, value in zip(pool, values, strict=True)}
+        return [
+            replace(h, on_topic=gates[_chunk(h.passage)] >= gate, gate=gates[_chunk(h.passage)])
+            if _chunk(h.passage) in gates
+            else h
+            for h in hits
+        ]
+
     def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
         """Every hit in the route's order (by date, blended, or by final score with on-topic
         hits first), at most ``cap`` chunks per tesis; the caller cuts the page."""
@@ -246,6 +286,10 @@ def without_exclusions(request: SearchRequest) -> tuple[SearchRequest, Exclusion
     if not found.words:
         return request, found
     return replace(request, query=found.question), found
+
+
+def _chunk(passage: Passage) -> tuple[int, int]:
+    return passage.registro, passage.chunk.index
 
 
 def _without_excluded(pool: list[Candidate], excluded: Exclusions) -> list[Candidate]:
