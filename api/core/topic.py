@@ -173,6 +173,14 @@ def names_topic(text: str, terms: Sequence[str]) -> bool:
     return False
 
 
+def opens_with_topic(rubro: str, terms: Sequence[str]) -> bool:
+    """Whether ``rubro``'s first term is one of the topic's ``terms``: a rubro's head says what
+    the tesis is about ("QUEJA IMPROCEDENTE CONTRA OMISIONES..." is a criterion on the recurso
+    de queja, whatever its cosine to the question), unlike a term met further on."""
+    head = _terms_of(rubro)[:1]
+    return bool(head) and head[0] in terms
+
+
 @functools.lru_cache(maxsize=8192)
 def _terms_of(text: str) -> tuple[str, ...]:
     """``lemmas`` of a document's opening, kept: a date order reads the same openings for

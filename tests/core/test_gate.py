@@ -25,7 +25,13 @@ from api.core.glossary import (
 )
 from api.core.language import detect_language
 from api.core.thesaurus import Thesaurus
-from api.core.topic import name_candidates, names_topic, topic_terms, topic_words
+from api.core.topic import (
+    name_candidates,
+    names_topic,
+    opens_with_topic,
+    topic_terms,
+    topic_words,
+)
 from api.services.search import SearchConfig
 from api.services.search.plan import make_plan
 from api.services.search.request import SearchRequest
@@ -380,3 +386,9 @@ def test_a_question_to_the_search_itself_is_told_apart(question: str, to_the_ser
     signals = QuerySignals(language="es", terms=3, matched=True, best_similarity=0.95)
     reason = abstain_reason(replace(signals, to_the_service=to_the_service), floor=0.8)
     assert (reason is not None and "buscador" in reason) is to_the_service
+
+
+def test_a_rubro_opening_with_the_topic_is_about_it() -> None:
+    assert opens_with_topic("QUEJA IMPROCEDENTE CONTRA OMISIONES DEL JUEZ", ["recurs", "queja"])
+    assert not opens_with_topic("LIBERTAD PROVISIONAL. INCIDENTE DE SUSPENSION", ["suspen"])
+    assert not opens_with_topic("", ["queja"])
