@@ -26,7 +26,7 @@ def test_an_abstention_is_said_not_an_empty_table(
 ) -> None:
     assert main(["search", "receta de mole poblano con chocolate"], bundled_settings) == 0
     out = capsys.readouterr().out
-    assert "sin respuesta: Ningún documento trata lo que pregunta" in out
+    assert "sin respuesta: Nada en el corpus trata lo que pregunta" in out
     assert "registro" not in out  # no table header
 
 

@@ -15,7 +15,9 @@ query S($input: SearchInput!) {
 """
 CHAT = """
 query C($input: ChatInput!) {
-  chat(input: $input) { ... on ChatPayload { answer references { number registro } } }
+  chat(input: $input) {
+    ... on ChatPayload { answer references { number registro status { vigente } } }
+  }
 }
 """
 
@@ -93,3 +95,14 @@ def test_chat_answers_a_lookup_with_the_cited_tesis_text(bundled: Services) -> N
     assert [r["registro"] for r in data["references"]][:1] == [160584]
     assert "transcripción literal" in data["answer"]
     assert "[1] CRITERIOS EMITIDOS POR LA CORTE INTERAMERICANA" in data["answer"]
+
+
+def test_a_superseded_tesis_asked_for_by_name_is_answered_even_without_superseded_ones(
+    bundled: Services,
+) -> None:
+    """The dashboard's Consulta asks with includeSuperseded false: "¿Qué dice la P.
+    LXVI/2011?" answered with 2006225 and hid the tesis asked for among the discarded."""
+    question = {"question": "¿Qué dice la P. LXVI/2011?", "includeSuperseded": False}
+    data = run_query(bundled, CHAT, input=question)["chat"]
+    assert [r["registro"] for r in data["references"]][:1] == [160584]
+    assert not data["references"][0]["status"]["vigente"]

@@ -107,7 +107,8 @@ class QuerySignals:
     ``terms``: how many analyzed terms it has (with glossary translations for English);
     ``matched``: whether BM25 found any of them in the corpus; ``best_similarity``: the best
     cosine; ``code``: the question is a database statement (``reads_as_code``);
-    ``to_the_service``: it asks the search about itself (``asks_the_service``).
+    ``to_the_service``: it asks the search about itself (``asks_the_service``); ``filtered``:
+    filters narrowed the tesis searched (the reason then says so).
     """
 
     language: Language
@@ -116,6 +117,7 @@ class QuerySignals:
     best_similarity: float | None
     code: bool = False
     to_the_service: bool = False
+    filtered: bool = False
 
 
 # A database statement pasted or typed as a probe ("SELECT * FROM tesis WHERE anio > 2020",
@@ -181,12 +183,13 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         )
     if signals.best_similarity is None:
         return NOTHING_UNDER_FILTERS
+    searched = "las tesis que cumplen los filtros" if signals.filtered else "el corpus"
     if not signals.matched and signals.language == "unknown":  # no word of any language
-        return "Ninguna palabra de la pregunta aparece en los documentos del corpus."
+        return f"Ninguna palabra de la pregunta aparece en {searched}."
     if signals.best_similarity < floor:
         return (
-            "Ningún documento trata lo que pregunta: el más cercano tiene similitud "
-            f"{signals.best_similarity:.3f}, por debajo del umbral {floor:.3f}."
+            f"Nada en {searched} trata lo que pregunta: el documento más cercano tiene "
+            f"similitud {signals.best_similarity:.3f}, por debajo del umbral {floor:.3f}."
         )
     return None
 

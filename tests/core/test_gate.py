@@ -392,3 +392,14 @@ def test_a_rubro_opening_with_the_topic_is_about_it() -> None:
     assert opens_with_topic("QUEJA IMPROCEDENTE CONTRA OMISIONES DEL JUEZ", ["recurs", "queja"])
     assert not opens_with_topic("LIBERTAD PROVISIONAL. INCIDENTE DE SUSPENSION", ["suspen"])
     assert not opens_with_topic("", ["queja"])
+
+
+def test_an_abstention_under_filters_says_the_filters_narrowed_it() -> None:
+    """ "despido injustificado" under Laboral and the Undécima Época was told no word of it
+    appears in the corpus, though dozens of tesis say "despido"."""
+    signals = QuerySignals(language="unknown", terms=2, matched=False, best_similarity=0.8)
+    assert "el corpus" in (abstain_reason(signals, floor=0.9) or "")
+    filtered = abstain_reason(replace(signals, filtered=True), floor=0.9) or ""
+    assert "las tesis que cumplen los filtros" in filtered
+    below = abstain_reason(replace(signals, matched=True, filtered=True), floor=0.9) or ""
+    assert below.startswith("Nada en las tesis que cumplen los filtros")

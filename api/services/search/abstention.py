@@ -116,6 +116,7 @@ class Abstention:
             best_similarity=max((c.similarity for c in pool), default=None),
             code=reads_as_code(plan.request.query),
             to_the_service=asks_the_service(plan.request.query),
+            filtered=plan.request.filters != Filters(),
         )
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))

@@ -176,7 +176,8 @@ class SearchService:
 
     def as_lookup(self, request: SearchRequest) -> tuple[SearchRequest, tuple[int, ...], str]:
         """A request that cites tesis by registro or clave as a search of those tesis only (no
-        gate, no date order, no reform rules: the asker named them), the registros cited, and
+        gate, no date order, no reform rules, none set aside as superseded: the asker named
+        them), the registros cited, and
         why it abstains when the store holds none of them ("" otherwise: those it holds are
         the answer)."""
         registros, claves = cited_registros(request.query), cited_claves(request.query)
@@ -192,6 +193,7 @@ class SearchService:
             gate=False,
             temporal_mode="off",
             apply_rules=False,
+            include_superseded=True,  # a superseded tesis asked for by name is shown, flagged
         )
         return lookup, cited, "" if cited else not_in_corpus_reason(registros, claves)
 
