@@ -58,6 +58,14 @@ _RULES: list[_Rule] = [
     ),
     (re.compile(r"^must not be empty$"), lambda m: "no puede estar vacía."),
     (
+        re.compile(r"^~(\d+) tokens, at most (\d+)$"),
+        lambda m: (
+            f"es demasiado larga (unos {m[1]} fragmentos de texto; el máximo es {m[2]}, "
+            "alrededor de 150 palabras): resúmala en un párrafo."
+        ),
+    ),
+    (re.compile(r"^contains a NUL character$"), lambda m: "contiene un carácter nulo."),
+    (
         re.compile(r"^must be (\d+)\.\.(\d+) characters$"),
         lambda m: f"debe tener de {m[1]} a {m[2]} caracteres.",
     ),

@@ -74,7 +74,8 @@ def show(result: ChatPayload, state_key: str, question: str = "") -> None:
         with st.expander(f"Descartadas por las reglas de vigencia ({len(result['discarded'])})"):
             explain.discarded_table(result["discarded"], f"{state_key}_discarded")
     if result.get("context") or result.get("systemPrompt"):
-        with st.expander("Contexto e instrucciones enviados al modelo"):
+        sent = "enviados al modelo" if result.get("ragUsed") else "que se enviarían a un modelo"
+        with st.expander(f"Contexto e instrucciones {sent}"):
             st.code(
                 f"{result.get('systemPrompt') or ''}\n\n{result.get('context') or ''}",
                 language=None,

@@ -142,7 +142,8 @@ def alerts_list(alerts: Sequence[Alert]) -> None:
     for i, alert in enumerate(alerts):
         with st.container(border=True, key=f"alert_{i}"):
             severity = str(alert.get("severity") or "info")
-            times = f" · {count(alert['count'])} veces" if alert.get("count") else ""
+            n = alert.get("count")
+            times = f" · {count(n)} {'vez' if n == 1 else 'veces'}" if n else ""
             code = alert.get("code")
             st.markdown(
                 f"{severity_badge(severity)} **{code_label(code)}**{times}", help=code_help(code)

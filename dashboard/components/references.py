@@ -63,7 +63,7 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
                 f"**Materias:** {escape_md(materias_label(ref.get('materias')))}",
             )
         )
-        _status(ref.get("status"))
+        _status(ref.get("status"), warned=bool(ref.get("warning")))
         if ref.get("warning"):
             st.markdown(f":orange-badge[Advertencia] {escape_md(str(ref['warning']))}")
         if ref.get("partial"):
@@ -96,8 +96,14 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
             feedback.buttons(log_id, registro)
 
 
-def _status(status: Status | None) -> None:
+def _status(status: Status | None, warned: bool = False) -> None:
+    """No SJF note against it: "Vigente", or, beside a warning (a criterion before a reform),
+    "Sin nota de pérdida de vigencia": a green "Vigente" beside "verifique su vigencia" read as
+    a contradiction."""
     text = status_text(status)
+    if text == "Vigente" and warned:
+        st.markdown(":orange-badge[Sin nota de pérdida de vigencia]")
+        return
     if text == "Vigente":
         st.markdown(":green-badge[Vigente]")
         return

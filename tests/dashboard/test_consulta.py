@@ -215,3 +215,26 @@ def test_reference_warning_and_partial_text_are_marked(api, page) -> None:
     at.button(key="consulta_ref_3").click()
     at.run()
     assert ":orange-badge[Texto incompleto en la fuente]" in texts(at)
+
+
+def test_a_reference_without_a_note_but_with_a_warning_is_not_a_green_vigente(api, page) -> None:
+    """A green "Vigente" stood beside "verifique su vigencia" (a pre-reform criterion)."""
+    warned = {**canned.reference(0), "warning": "criterio anterior a la reforma laboral de 2019"}
+    api.root["chat"] = lambda info, input: {**canned.CHAT, "references": [warned]}
+    at = _ask(page("consulta"))
+    at.button(key="consulta_ref_1").click()
+    at.run()
+    assert ":orange-badge[Sin nota de pérdida de vigencia]" in texts(at)
+    assert ":green-badge[Vigente]" not in texts(at)
+
+
+def test_without_a_model_the_context_is_what_would_be_sent(api, page) -> None:
+    api.root["chat"] = lambda info, input: {
+        **canned.CHAT,
+        "ragUsed": False,
+        "context": "[1] ...",
+        "systemPrompt": "Responde...",
+    }
+    at = _ask(page("consulta"))
+    labels = [e.proto.label for e in at.get("expander")]
+    assert "Contexto e instrucciones que se enviarían a un modelo" in labels

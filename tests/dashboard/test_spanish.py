@@ -99,3 +99,18 @@ def test_api_input_errors_are_spanish(api: FakeApi, page) -> None:
     at.run()
     assert at.warning[0].value == "Pregunta: tiene 5000 caracteres; el máximo es 2000."
     assert canned  # the canned API answers the rest
+
+
+@pytest.mark.parametrize(
+    ("field", "message", "spanish"),
+    [
+        ("query", "~433 tokens, at most 256", "Pregunta: es demasiado larga (unos 433"),
+        ("question", "contains a NUL character", "Pregunta: contiene un carácter nulo."),
+    ],
+)
+def test_a_long_question_is_told_why_in_spanish(field: str, message: str, spanish: str) -> None:
+    """A 1,695-character story had been answered "valor no aceptado por la API"."""
+    from dashboard.spanish import error_es
+
+    said = error_es(field, message)
+    assert said.startswith(spanish) and not ENGLISH.search(said)
