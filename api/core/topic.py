@@ -49,6 +49,8 @@ FILLER = frozenset(
         "sostenido sostenida hablar habla hablan hablado talk talking said say says "
         "dice dicen decir dijo dijeron debe deben debía antes después "
         "hasn haven didn doesn isn wasn weren aren gone been "
+        "oye oiga mira hey disculpa perdón oigan "  # calling out, not a subject
+        "vigente vigentes "  # the criterion in force, asked for: "el criterio vigente más reciente"
         "github gitlab bitbucket sourceforge codeberg platform plataforma account "
         "profile perfil user usuario owner dueño"
     )
@@ -70,7 +72,8 @@ _WHOLE_DOCUMENT_NOUNS = re.compile(
 _POINTING = re.compile(
     r"\bque\s+(?:se\s+)?(?:hablen?|traten?|versen?|refieran?|aborden?|mencionen?|toquen?|"
     r"tengan?|tienen?|tenemos|hay|haya|existan?|exista)\b"
-    r"|\ben\s+(?:la\s+)?materias?\s+de\b|\bultima\s+palabra\b"
+    r"|\ben\s+(?:la\s+)?materias?\s+de\b|\bultima\s+palabra\b|\ben\s+torno\s+al?\b"
+    r"|\bcase\s+law\b"
     r"|\b(?:los\s+)?anos\s+(?:veinte|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)\b"
 )  # on folded text
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")  # a year dates the answer, it is no subject

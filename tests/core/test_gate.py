@@ -304,6 +304,11 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         # a year dates the answer; a named court is a filter, its acronym's name too
         ("la tesis más reciente sobre horas extras de 1982", ("más reciente",), ["hora", "extra"]),
         ("el primer criterio sobre el artículo 123", ("primer",), ["articu", "123"]),
+        # a third prober's: calling out, "en torno a", "vigente" and "case law" point too
+        ("Oye, dime la tesis más vieja que hable del divorcio", ("más vieja",), ["divorc"]),
+        ("Precedente más antiguo en torno al divorcio", ("más antiguo",), ["divorc"]),
+        ("Criterio vigente más reciente respecto del divorcio", ("más reciente",), ["divorc"]),
+        ("oldest case law about divorce", ("oldest",), ["divorc"]),
         ("lo más reciente de la SCJN sobre arrendamiento", ("más reciente", "SCJN"), ["arrend"]),
     ],
 )
