@@ -127,6 +127,21 @@ def test_glossary_coverage_is_the_share_of_content_words_it_knows(
     assert coverage(question) == pytest.approx(share)
 
 
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        ("the first ruling on the formal imprisonment order", "auto de formal prisión"),
+        ("latest case law about negotiable instruments", "títulos de crédito"),
+        ("the most recent ruling on constructive denial", "negativa ficta"),
+        ("oldest rulings about occupational hazards", "riesgos de trabajo"),
+        ("latest case law about soldiers", "militares"),
+    ],
+)
+def test_the_glossary_names_institutions_a_prober_asked_for(english: str, spanish: str) -> None:
+    """Temporal questions on these had abstained: no reading named their topic."""
+    assert spanish in translate_terms(english)
+
+
 def test_the_glossary_reads_criminal_procedure_and_labour_words() -> None:
     spanish = translate_terms(
         "Is the defendant entitled to a lawyer during the preliminary investigation?"
