@@ -42,6 +42,7 @@ class Intent(TypedDict):
     rulesApplied: bool
     recencyWeight: float
     topic: list[str]
+    topicWords: list[str]
     language: str
     cited: list[int]
     namedFilters: list[str]

@@ -15,7 +15,7 @@ FRAGMENTS: dict[str, str] = {
     "{ vigente estado parcial porRegistro porClave desde description }",
     "Chunk": "fragment Chunk on ChunkSpan { index startChar endChar startLine endLine tokens text }",
     "IntentFields": "fragment IntentFields on Intent { materia materiaTriggers materiaSource "
-    "temporal temporalTriggers mode cutoffYear rulesApplied recencyWeight topic language cited "
+    "temporal temporalTriggers mode cutoffYear rulesApplied recencyWeight topic topicWords language cited "
     "namedFilters excluded }",
     "Hit": "fragment Hit on SearchHit { registro rubro clave epoca anio fecha tipo materias "
     "instancia similarity relevance lexicalScore recencyFactor epocaFactor finalScore boost "

@@ -35,7 +35,7 @@ query S($input: SearchInput!) {
       abstained abstainReason
       hits { registro rubro anio onTopic gate warning partial }
       discarded { registro code reason }
-      intent { temporal mode language rulesApplied materia materiaSource }
+      intent { temporal mode language rulesApplied materia materiaSource topicWords }
     }
   }
 }
@@ -630,3 +630,8 @@ def test_a_longer_page_ranks_its_first_hits_as_a_shorter_one(
     }
     for top_k, registros in pages.items():
         assert registros == pages[40][:top_k], top_k
+
+
+def test_the_intent_names_the_topic_in_the_question_s_words(bundled: Services) -> None:
+    data = search(bundled, query="¿Cuál fue el primer criterio sobre las órdenes de aprehensión?")
+    assert data["intent"]["topicWords"] == ["órdenes", "aprehensión"]

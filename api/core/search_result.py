@@ -25,6 +25,7 @@ class SearchIntent:
     cutoff_year: int | None
     rules_applied: bool
     topic: tuple[str, ...] = ()
+    topic_words: tuple[str, ...] = ()  # the question's words that make the topic, as written
     language: Language = "es"
     date_field: str | None = None  # the extra date a date-sorted question used
     cited: tuple[int, ...] = ()  # registros the question cited by registro or clave (a lookup)

@@ -41,6 +41,9 @@ class Intent:
     rules_applied: bool
     recency_weight: float
     topic: list[str] = strawberry.field(description="Topic terms of an ordering question.")
+    topic_words: list[str] = strawberry.field(
+        description="The question's words that make its topic, as written («suspensión»)."
+    )
     language: str = strawberry.field(description="es, en, mixed or unknown.")
     cited: list[int] = strawberry.field(
         description="Registros the question cited by registro digital or clave: a lookup, "
@@ -70,6 +73,7 @@ class Intent:
             rules_applied=intent.rules_applied,
             recency_weight=recency_weight,
             topic=list(intent.topic),
+            topic_words=list(intent.topic_words),
             language=intent.language,
             cited=list(intent.cited),
             named_filters=list(intent.named_filters),

@@ -29,7 +29,7 @@ def intent_summary(intent: Intent | None) -> None:
     triggers = [
         ("materia", intent.get("materiaTriggers")),
         ("temporal", intent.get("temporalTriggers")),
-        ("tema", intent.get("topic")),
+        ("tema", intent.get("topicWords") or intent.get("topic") or []),  # words, not stems
         ("filtros", intent.get("namedFilters")),
         ("excluidas", intent.get("excluded")),
     ]

@@ -41,6 +41,7 @@ def test_breakdown_intent_discarded_and_comparison(api: FakeApi, page) -> None:
     assert "Peso de la recencia aplicado: 50 %" in shown
     assert "Tesis: 3" in shown and "Fragmentos: 4" in shown
     assert "Resultados de: «pensión alimenticia»" in shown
+    assert "tema: «pensión, alimentos»" in shown  # the words, not the stems «pension, alimen»
     discarded = frame(at, "Regla")
     assert list(discarded["Regla"]) == ["Anterior a la reforma"]
 

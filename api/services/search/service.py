@@ -165,6 +165,7 @@ class SearchService:
                 cutoff_year=outcome.cutoff_year,
                 rules_applied=outcome.applied,
                 topic=topic,
+                topic_words=tuple(topic_words(request.query, topic)),
                 language=plan.language,
                 date_field=date_field,
                 cited=cited,
