@@ -47,7 +47,7 @@ def dashboard_command(settings: Settings, port: int | None = None) -> list[str]:
         "--server.address",
         settings.dashboard_host,
         "--client.toolbarMode",
-        "viewer",
+        "minimal",  # "viewer" kept Streamlit's own menu, in English (theme, print, record)
         "--server.headless",
         "true",
         "--browser.gatherUsageStats",

@@ -32,6 +32,8 @@ with st.form("tiempo_form"):
 
 if shown:
     st.session_state["tiempo_asked"] = query.strip()
+    for stale in ("tiempo_earliest_hits", "tiempo_latest_hits"):  # answers to the old query
+        st.session_state.pop(stale, None)
     if query.strip():
         # The best hits by relevance, and the oldest (or newest) on the topic over the whole
         # filtered set: the first point is the one «La más antigua» would give.
@@ -87,8 +89,10 @@ for which, (label, _) in SHORTCUTS.items():
     if clicked[which]:
         ends = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
         st.session_state[f"tiempo_{which}_hits"] = ends and (ends.get("hits") or ends.get("items"))
+        st.session_state[f"tiempo_{which}_about"] = query.strip()
     if hits := st.session_state.get(f"tiempo_{which}_hits"):
-        st.markdown(f"**{label}**")
+        about = st.session_state.get(f"tiempo_{which}_about")
+        st.markdown(f"**{label}**" + (f" sobre «{escape_md(about)}»" if about else ""))
         frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))
         st.dataframe(
             frame, hide_index=True, key=f"tiempo_{which}_table", column_config=timeline.TABLE_CONFIG

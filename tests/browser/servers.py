@@ -122,7 +122,7 @@ def running_stack(
                         "--browser.gatherUsageStats",
                         "false",
                         "--client.toolbarMode",
-                        "viewer",
+                        "minimal",
                     ],
                     cwd=ROOT,
                     env=dash_env,

@@ -87,6 +87,18 @@ def test_earliest_and_latest_shortcuts(api: FakeApi, page) -> None:
     assert len(frame(at, "Fecha", "Registro", nth=1)) == 3  # a TimelinePayload's items
 
 
+def test_shortcuts_say_what_they_answered_and_leave_with_a_new_query(api: FakeApi, page) -> None:
+    """The shortcut tables of «arrendamiento» had stayed under a new «suspensión provisional»."""
+    at = _show(page("linea_de_tiempo"), "arrendamiento")
+    at.button(key="tiempo_earliest").click()
+    at.run()
+    assert "**La más antigua** sobre «arrendamiento»" in texts(at)
+    at.text_input(key="tiempo_query").input("suspensión provisional")
+    at.button(key="tiempo_show").click()
+    at.run()
+    assert not any("La más antigua**" in t for t in texts(at).splitlines())
+
+
 def test_api_down(api_down, page) -> None:
     at = page("linea_de_tiempo")
     at.run()
