@@ -91,8 +91,8 @@ for which, (label, _) in SHORTCUTS.items():
         st.session_state[f"tiempo_{which}_hits"] = ends and (ends.get("hits") or ends.get("items"))
         st.session_state[f"tiempo_{which}_about"] = query.strip()
     if hits := st.session_state.get(f"tiempo_{which}_hits"):
-        about = st.session_state.get(f"tiempo_{which}_about")
-        st.markdown(f"**{label}**" + (f" sobre «{escape_md(about)}»" if about else ""))
+        answered = str(st.session_state.get(f"tiempo_{which}_about") or "")
+        st.markdown(f"**{label}**" + (f" sobre «{escape_md(answered)}»" if answered else ""))
         frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))
         st.dataframe(
             frame, hide_index=True, key=f"tiempo_{which}_table", column_config=timeline.TABLE_CONFIG
