@@ -18,10 +18,14 @@ def intent_summary(intent: Intent | None) -> None:
     if not intent:
         return
     temporal = intent.get("temporal")
+    # a request of filters alone ("tesis del Sexto Circuito") is listed newest first: no
+    # temporal word asked for the latest
+    listing = temporal == "latest" and not intent.get("temporalTriggers")
+    wanted = "Listado, más recientes primero" if listing else TEMPORAL.get(temporal or "", temporal)
     st.markdown(
         facts_line(
             f"Materia detectada: {escape_md(str(intent.get('materia') or 'Ninguna'))}",
-            f"Intención temporal: {TEMPORAL.get(temporal or '', temporal or 'Ninguna')}",
+            f"Intención temporal: {wanted or 'Ninguna'}",
             f"Año de corte: {year(intent.get('cutoffYear'))}",
             f"Peso de la recencia aplicado: {pct(intent.get('recencyWeight'), 0)}",
         )

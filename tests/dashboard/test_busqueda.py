@@ -172,3 +172,12 @@ def test_abstention_warning_and_partial_text(api: FakeApi, page) -> None:
     shown = texts(at)
     assert ":orange-badge[Advertencia] criterio anterior a la reforma penal de 2016" in shown
     assert ":orange-badge[Texto incompleto en la fuente]" in shown
+
+
+def test_a_listing_under_filters_is_not_called_a_request_for_the_latest(api: FakeApi, page) -> None:
+    """ "tesis del Sexto Circuito" had read «Intención temporal: La más reciente»."""
+    listing = {**canned.INTENT, "temporalTriggers": [], "namedFilters": ["sexto circuito"]}
+    payload = canned.search_payload()
+    api.root["search"] = lambda *a, **k: {**payload, "intent": listing}
+    at = _search(page("busqueda"), "tesis del Sexto Circuito")
+    assert "Intención temporal: Listado, más recientes primero" in texts(at)
