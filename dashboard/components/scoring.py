@@ -109,7 +109,8 @@ def breakdown_frame(
                 h.get("anio"),
                 h.get("finalScore"),
                 vigencia_cell(h),
-                h.get("rubro"),
+                # ranked after every on-topic hit: said here, not only in the factors table
+                h.get("rubro") if h.get("onTopic", True) else f"(fuera de tema) {h.get('rubro')}",
             ]
         )
     return pd.DataFrame(rows, columns=BREAKDOWN_COLUMNS)

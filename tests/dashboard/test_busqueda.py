@@ -181,3 +181,13 @@ def test_a_listing_under_filters_is_not_called_a_request_for_the_latest(api: Fak
     api.root["search"] = lambda *a, **k: {**payload, "intent": listing}
     at = _search(page("busqueda"), "tesis del Sexto Circuito")
     assert "Intención temporal: Listado, más recientes primero" in texts(at)
+
+
+def test_an_off_topic_tesis_is_marked_in_the_main_table() -> None:
+    """Only the collapsed factors table had said «fuera de tema»."""
+    from dashboard.components.scoring import breakdown_frame
+
+    off = {**canned.hit(0, 1, 1), "onTopic": False}
+    frame = breakdown_frame([[off], [canned.hit(1, 2, 2)]])
+    assert list(frame["Rubro"])[0].startswith("(fuera de tema) ")
+    assert not list(frame["Rubro"])[1].startswith("(fuera de tema)")
