@@ -189,5 +189,5 @@ def test_an_off_topic_tesis_is_marked_in_the_main_table() -> None:
 
     off = {**canned.hit(0, 1, 1), "onTopic": False}
     frame = breakdown_frame([[off], [canned.hit(1, 2, 2)]])
-    assert list(frame["Rubro"])[0].startswith("(fuera de tema) ")
-    assert not list(frame["Rubro"])[1].startswith("(fuera de tema)")
+    first, second = list(frame["Rubro"])
+    assert first.startswith("(fuera de tema) ") and not second.startswith("(fuera de tema)")
