@@ -301,6 +301,10 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
         # the topic gate reads the topic's words beside the question: 2026 (school food,
         # "alimentos") against 1987 before
         ("latest child support ruling", "the most recent ruling on child support"),
+        (  # another name for the institution (it abstained: no tesis says "silencio")
+            "¿Cuál es la tesis más reciente sobre el silencio administrativo?",
+            "¿Cuál es la tesis más reciente sobre la negativa ficta?",
+        ),
         (  # 1973's QUEJA EN AMPARO sat at the gate's threshold: in for one wording, not another
             "¿Qué dijo la Corte la primera vez que trató el recurso de queja?",
             "el primer criterio sobre el recurso de queja",

@@ -115,6 +115,28 @@ LAY_TERMS: dict[str, str] = {
     # agrario
     "parcela": "derechos agrarios",
     "ejido": "ejidal",
+    # another name for an institution the tesis name one way (a prober's synonyms for 25
+    # topics: a first/latest question abstained on each, its words named by no tesis)
+    "disolucion del matrimonio": "divorcio",
+    "ejecutor testamentario": "albacea",
+    "matar a una persona": "homicidio",
+    "soldado": "militares",
+    "soldados": "militares",
+    "derecho a ser oido": "garantia de audiencia",
+    "silencio administrativo": "negativa ficta",
+    "declaraciones de testigos": "prueba testimonial",
+    "dictamen de peritos": "prueba pericial",
+    "accidente de trabajo": "riesgo de trabajo",
+    "accidentes de trabajo": "riesgos de trabajo",
+    "afianzadora": "fianzas",
+    "afianzadoras": "fianzas",
+    "secuestro de bienes": "embargo",
+    "falta de promocion": "inactividad procesal",
+    "auto de termino constitucional": "auto de formal prision",
+    "impuesto sobre las ganancias": "impuesto sobre la renta",
+    "notificacion de la demanda": "emplazamiento",
+    "victima del delito": "ofendido",
+    "know how": "transferencia de tecnologia",
 }
 
 

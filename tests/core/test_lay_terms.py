@@ -26,6 +26,9 @@ from api.services.search.request import SearchRequest
         ("hay una orden de arresto contra mi hermano", "orden de aprehension"),
         ("me tocó un abogado de oficio", "defensor de oficio"),
         ("no lo llamaron a juicio", "emplazamiento"),
+        # another name for the institution: "el silencio administrativo" is a negativa ficta
+        ("la tesis más reciente sobre el silencio administrativo", "negativa ficta"),
+        ("el primer criterio sobre la disolución del matrimonio", "divorcio"),
     ],
 )
 def test_everyday_words_get_the_words_of_the_tesis(question: str, terms: str) -> None:
