@@ -220,13 +220,17 @@ def feedback_days(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     """``[{dia, opinion, n}]`` as stacked bars per day (a day without verdicts has no bar)."""
     df = pd.DataFrame(list(rows), columns=["dia", "opinion", "n"])
     df["dia"] = pd.to_datetime(df["dia"])
-    x, x_tip = _x_with_tip("yearmonthdate(dia):T", "Día", "%d/%m/%Y")
+    # one band a day (a time axis repeated a day between its ticks) and whole counts
+    df["fecha"] = df["dia"].dt.strftime("%d/%m/%Y")
+    days = list(dict.fromkeys(df.sort_values("dia")["fecha"]))
+    x = alt.X("fecha:O", title="Día", sort=days)
+    x_tip = alt.Tooltip("fecha:O", title="Día")
     return _plot(
         df,
         title,
         "bar",
         x,
-        alt.Y("n:Q", title="Opiniones"),
+        alt.Y("n:Q", title="Opiniones", axis=alt.Axis(tickMinStep=1, format="d")),
         alt.Color(
             "opinion:N",
             title="Opinión",

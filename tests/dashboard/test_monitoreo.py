@@ -96,3 +96,20 @@ def test_api_down(api_down, page) -> None:
     at = page("monitoreo")
     at.run()
     assert_api_down(at)
+
+
+def test_the_feedback_chart_has_one_band_a_day_and_whole_counts() -> None:
+    """Its time axis repeated a day between ticks, and its count axis read 0.2, 0.4…"""
+    from dashboard.components.charts import feedback_days
+
+    rows = [
+        {"dia": "2026-11-25", "opinion": "Útil", "n": 1},
+        {"dia": "2026-11-24", "opinion": "No útil", "n": 2},
+    ]
+    spec = feedback_days(rows, "Opiniones").to_dict()
+    encoding = spec["encoding"]
+    assert encoding["x"]["type"] == "ordinal" and encoding["x"]["sort"] == [
+        "24/11/2026",
+        "25/11/2026",
+    ]
+    assert encoding["y"]["axis"]["tickMinStep"] == 1
