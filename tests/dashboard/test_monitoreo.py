@@ -68,7 +68,9 @@ def test_log_drill_down_and_feedback(api: FakeApi, page) -> None:
         }
     ]
     assert "Gracias: opinión registrada (no útil)." in texts(at)
-    assert not [b for b in at.button if (b.key or "").startswith("fb_log-1:2031616")]
+    # a verdict given can be changed, to the other one only
+    (change,) = [b for b in at.button if (b.key or "").startswith("fb_log-1:2031616")]
+    assert change.key == "fb_log-1:2031616_False" and change.label == "Cambiar a «no útil»"
 
 
 def test_feedback_summary(api: FakeApi, page) -> None:
