@@ -30,7 +30,7 @@ LINK = "color:#1565c0;font-weight:600;text-decoration:none"
 BADGE = "border-radius:4px;padding:0 5px;font-size:0.8em;font-weight:600;white-space:nowrap"
 NOT_IN_FORCE = f"{BADGE};background:#ffcdd2;color:#b71c1c"
 IN_FORCE = f"{BADGE};background:#c8e6c9;color:#1b5e20"
-WARNING = f"{BADGE};background:#ffe0b2;color:#e65100"
+WARNING = f"{BADGE};background:#ffe0b2;color:#8a3b00"  # 6.1:1 (#e65100 was 3:1)
 
 
 def in_force(ref: Mapping[str, Any]) -> bool:
