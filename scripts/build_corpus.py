@@ -6,6 +6,7 @@ The shipped files are the output of this script; a fresh clone never needs ../sh
 from __future__ import annotations
 
 import json
+import re
 import sys
 from datetime import date
 from pathlib import Path
@@ -60,6 +61,20 @@ def pair_records() -> list[dict]:
     ]
 
 
+# The source of the recent tesis drops the Court's name where the SJF sets it apart ("La
+# Segunda Sala de la determina que…", "el Tribunal en Pleno de la ha distinguido…"): restored,
+# so that answers quoting these sentences read whole. Only before a lowercase word, where the
+# name is certainly missing.
+_COURT_NAME_DROPPED = re.compile(r"\b((?:Primera|Segunda) Sala|Pleno) de la (?=[a-záéíóúñ])")
+COURT_NAME = "Suprema Corte de Justicia de la Nación"
+
+
+def with_court_name(record: dict) -> dict:
+    """``record`` with the Court's name restored in its texto (see ``_COURT_NAME_DROPPED``)."""
+    texto = _COURT_NAME_DROPPED.sub(rf"\1 de la {COURT_NAME} ", record.get("texto") or "")
+    return {**record, "texto": texto} if texto != record.get("texto") else record
+
+
 def build_corpus() -> None:
     today = date.today()
     out: list[dict] = []
@@ -83,7 +98,7 @@ def build_corpus() -> None:
                 print("warning:", warning, file=sys.stderr)
             if parsed.tesis.registro not in seen:
                 seen.add(parsed.tesis.registro)
-                out.append(tesis_to_record(parsed.tesis))
+                out.append(with_court_name(tesis_to_record(parsed.tesis)))
     out.sort(key=lambda r: r["registro"])
     with (ROOT / "data" / "tesis.jsonl").open("w", encoding="utf-8") as handle:
         for record in out:
