@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from urllib.parse import parse_qs
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -78,7 +79,10 @@ def gated(scope: Scope) -> bool:
     if scope["type"] != "http" or not scope["path"].startswith("/graphql"):
         return False
     method = scope.get("method")
-    return method == "POST" or (method == "GET" and b"query=" in scope.get("query_string", b""))
+    if method != "GET":
+        return method == "POST"
+    # as the GraphQL view reads it: "?%71uery=…" is an operation too
+    return "query" in parse_qs(scope.get("query_string", b"").decode("latin-1"))
 
 
 def timed(send: Send, arrived: float, admitted: float) -> Send:

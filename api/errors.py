@@ -60,6 +60,14 @@ class LLMBusy(LLMError):
     """Every turn at the model was taken for longer than a caller may wait (``BoundedLLM``)."""
 
 
+def llm_failure(exc: LLMError) -> str:
+    """What a client is told of a model failure, in Spanish and without its detail (an
+    upstream body can echo keys): "tiempo agotado", "modelo ocupado" or "error del modelo"."""
+    if isinstance(exc, LLMTimeout):
+        return "tiempo agotado"
+    return "modelo ocupado" if isinstance(exc, LLMBusy) else "error del modelo"
+
+
 class JudgeFormatError(ValueError):
     """The reply is not the strict JSON the judge asked for. ``public`` is the short reason a
     client sees; the message (with an excerpt of the reply) is for the server log."""

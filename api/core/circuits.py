@@ -9,6 +9,7 @@ organo may spell it, for stores that match the organo's text. Mexico has 32 circ
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from api.core.text import fold
@@ -47,18 +48,20 @@ def circuit_of(organo: str) -> int | None:
 
 def circuit_spellings(circuit: int) -> tuple[str, ...]:
     """How an organo may write ``circuit``'s name: "DEL SÉPTIMO CIRCUITO", "DEL SEPTIMO
-    CIRCUITO", "del Séptimo Circuito"... (upper and title case, with and without accents)."""
+    CIRCUITO", "del Séptimo Circuito"... (upper and title case, each word with and without its
+    accent: at most 8 spellings)."""
     if not 1 <= circuit <= MAX_CIRCUIT:
         raise ValueError(f"circuit must be in 1..{MAX_CIRCUIT}, got {circuit}")
     tens, unit = divmod(circuit, 10)
     words = [TENS[tens - 1]] if tens else []
     if unit:
         words.append(UNITS[unit - 1])
-    plain = " ".join(words)
-    accented = " ".join(_ACCENTED.get(word, word) for word in words)
-    names = dict.fromkeys(
+    # each word with and without its accent: the SJF writes "DÉCIMO SEPTIMO" too
+    forms = [dict.fromkeys((_ACCENTED.get(word, word), word)) for word in words]
+    names = [" ".join(combo) for combo in itertools.product(*forms)]
+    spellings = dict.fromkeys(
         spelling
-        for name in (accented, plain)
+        for name in names
         for spelling in (f"DEL {name.upper()} CIRCUITO", f"del {name.title()} Circuito")
     )
-    return tuple(names)
+    return tuple(spellings)

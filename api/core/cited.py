@@ -30,8 +30,13 @@ _AFTER_THE_NOUN = re.compile(
     r"\b(?:tesis|registro|reg)\.?\s+(?:(?:num|numero|no)\W{0,2})?(\d{6,7})\b"
 )
 _WORD = re.compile(r"\w+")
-_RECORD_WORD = re.compile(r"\b(?:registro|reg|record|registry)\b")
-_THOUSANDS = re.compile(r"(?<=\b\d)[,.](?=\d{3}[,.]\d{3}\b)|(?<=\b\d{3})[,.](?=\d{3}\b)")
+_NAMED_WITH_SEPARATORS = re.compile(
+    r"\b(?:registro|reg|record|registry)\W{1,3}\d{1,3}(?:[,.]\d{3}){1,2}\b"
+)
+# registros side by side: "2027780 y 2026558", "2027780, 2026558 o 2024502"
+_LISTED = re.compile(
+    r"(?<![$\d])\b\d{6,7}\b(?:\s*(?:,|y|e|o|vs\.?|and|or)\s*\b\d{6,7}\b)+(?!\s*(?:pesos|mxn|usd))"
+)
 _DIGITS = re.compile(r"\d")  # every registro and clave has some
 # Words around a bare registro that only ask for the record ("la tesis con registro 2024502").
 _LOOKUP_WORDS = frozenset(
@@ -50,17 +55,18 @@ def cited_registros(question: str) -> tuple[int, ...]:
     if not _DIGITS.search(question):
         return ()
     folded = _CLAVE.sub(" ", fold(question))  # "registro 2024502 y la 2a./J. 12/2019"
-    if _RECORD_WORD.search(folded):  # "Registro: 2,024,502", not "2,500,000 pesos"
-        folded = _THOUSANDS.sub("", folded)
+    # "Registro: 2,024,502": separators only in a number right after the noun ("registro
+    # público... 2,000,000" is an amount)
+    folded = _NAMED_WITH_SEPARATORS.sub(_without_separators, folded)
     found = [m.group(1) for m in _SJF_LINK.finditer(folded)]
     found += [m.group(1) for m in _REGISTRO_DIGITAL.finditer(folded)]
     if not found:
         words = _WORD.findall(folded)
         numbers = [w for w in words if _is_registro(w)]
-        # nothing but records asked for, or several ("2027780 y 2026558, ¿cuál es más
-        # reciente?": a story holds one such number at most, an expediente or an amount)
+        # nothing but records asked for, or a list of them ("2027780 y 2026558, ¿cuál es más
+        # reciente?"; not "me debe 150000 pesos y le reclamo 250000")
         if numbers and (
-            len(set(numbers)) > 1 or all(_is_registro(w) or w in _LOOKUP_WORDS for w in words)
+            _LISTED.search(folded) or all(_is_registro(w) or w in _LOOKUP_WORDS for w in words)
         ):
             found = numbers
         else:
@@ -105,6 +111,13 @@ def clave_needle(clave: str) -> str:
     """The longest run of digits and slashes in ``clave``'s key ("64/2022"), which any way of
     writing it keeps: what a store can look for before comparing keys."""
     return max(re.findall(r"[0-9/]+", clave_key(clave)), key=len, default="")
+
+
+def _without_separators(found: re.Match[str]) -> str:
+    """ "registro: 2,024,502" -> "registro: 2024502" (the noun's own dot and colon kept)."""
+    text = found.group(0)
+    digits = next(i for i, char in enumerate(text) if char.isdigit())
+    return text[:digits] + re.sub(r"[,.]", "", text[digits:])
 
 
 def _is_registro(word: str) -> bool:

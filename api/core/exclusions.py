@@ -36,9 +36,21 @@ _SET_APART = re.compile(
     rf"except(?:\s+for)?|excluding|other\s+than)\s+{_THOSE}\s+{_SUBJECT}{_END}",
     re.IGNORECASE,
 )
-_AND_ALSO = re.compile(rf"\s+(?:ni|y|o|nor|or|and)\s+{_THOSE}\s+{_SUBJECT}{_END}", re.IGNORECASE)
+# the list goes on, with or without its article: "ni las de militares", "y arrendamiento"
+_AND_ALSO = re.compile(
+    rf"\s*(?:,|\s)\s*(?:ni|y|o|nor|or|and)\s+(?:{_THOSE}\s+)?{_SUBJECT}{_END}", re.IGNORECASE
+)
 # the words that can open such a list: most questions have none, and skip the patterns
 _OPENERS = re.compile(r"\b(?:no|excepto|salvo|menos|sin|not|except|excluding|other)\b", re.I)
+# what is set apart must be documents asked for ("tesis sobre contratos, excepto los de…"),
+# not things the question is about ("¿Son embargables todos los bienes, salvo los de uso
+# personal?"), nor a filter ("excepto las de la Quinta Época", read by named_filters)
+_DOCUMENTS = re.compile(
+    r"\b(?:tesis|criterios?|jurisprudencias?|precedentes?|resoluciones|sentencias|rulings?|"
+    r"cases|decisions|precedents|case\s+law)\b",
+    re.IGNORECASE,
+)
+_A_FILTER = re.compile(r"\b(?:[EeÉé]poca|[Ee]poch|\d{4})\b")
 
 
 def _set_apart(question: str) -> tuple[list[str], list[tuple[int, int]]]:
@@ -48,8 +60,10 @@ def _set_apart(question: str) -> tuple[list[str], list[tuple[int, int]]]:
     if not _OPENERS.search(question):
         return subjects, spans
     for first in _SET_APART.finditer(question):
+        if not _DOCUMENTS.search(question, 0, first.start()):
+            continue
         found: re.Match[str] | None = first
-        while found is not None:
+        while found is not None and not _A_FILTER.search(found.group(0)):
             subjects.append(found.group(1))
             spans.append(found.span())
             found = _AND_ALSO.match(question, found.end())

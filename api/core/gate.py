@@ -143,12 +143,15 @@ def reads_as_code(question: str) -> bool:
 
 # A question to the search itself ("¿Quién eres y cómo funcionas?", "what can you do?"): its
 # words reach the floor of a corpus about courts and their functions, and no tesis answers it.
-_TO_THE_SERVICE = re.compile(
-    r"^\W*(?:(?:quien|que)\s+eres|como\s+funcionas|que\s+(?:sabes|puedes)\s+hacer|"
-    r"eres\s+(?:un|una)\s+(?:bot|robot|ia|inteligencia|persona|humano)|who\s+are\s+you|"
-    r"what\s+are\s+you|how\s+do\s+you\s+work|what\s+can\s+you\s+do|"
-    r"are\s+you\s+(?:a|an)\s+(?:bot|robot|ai|human|person))\b"
+_ASKS_ITSELF = (
+    r"(?:(?:quien|que)\s+eres(?:\s+tu)?|como\s+funcionas|que\s+(?:sabes|puedes)\s+hacer|"
+    r"eres\s+(?:un|una)\s+(?:bot|robot|ia|inteligencia\s+artificial|persona|humano)|"
+    r"who\s+are\s+you|what\s+are\s+you|how\s+do\s+you\s+work|what\s+can\s+you\s+do|"
+    r"are\s+you\s+(?:a|an)\s+(?:bot|robot|ai|human|person))"
 )
+# the whole question, or several such joined ("¿Quién eres y cómo funcionas?"): "¿Qué puedes
+# hacer si tu patrón no te paga?" asks about the law
+_TO_THE_SERVICE = re.compile(rf"^\W*{_ASKS_ITSELF}(?:\W+(?:y|and)\W+{_ASKS_ITSELF})*\W*$")
 
 
 def asks_the_service(question: str) -> bool:

@@ -516,7 +516,6 @@ GLOSSARY: dict[str, str] = {
     "crime victim": "víctima | ofendido",
     "crime victims": "víctima | ofendido",
     "labor awards": "laudo",
-    "awards": "laudos",
 }
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from api.core.acronyms import with_names
+from api.core.intent.named_filters import without_years
 from api.core.intent.temporal import COURT_VERBS
 from api.core.language import ENGLISH_FUNCTION_WORDS
 from api.core.text import fold, lemmas
@@ -49,7 +50,7 @@ FILLER = frozenset(
         "sostenido sostenida hablar habla hablan hablado talk talking said say says "
         "dice dicen decir dijo dijeron debe deben debía antes después "
         "hasn haven didn doesn isn wasn weren aren gone been "
-        "oye oiga mira hey disculpa perdón oigan "  # calling out, not a subject
+        "oye oiga mira hey oigan "  # calling out, not a subject (not "perdón": del ofendido)
         "vigente vigentes "  # the criterion in force, asked for: "el criterio vigente más reciente"
         "github gitlab bitbucket sourceforge codeberg platform plataforma account "
         "profile perfil user usuario owner dueño"
@@ -76,7 +77,6 @@ _POINTING = re.compile(
     r"|\bcase\s+law\b"
     r"|\b(?:los\s+)?anos\s+(?:veinte|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)\b"
 )  # on folded text
-_YEAR = re.compile(r"(?:1[89]|20)\d\d")  # a year dates the answer, it is no subject
 # A court speaking ("la primera vez que la Corte se pronunció sobre...", "when the court first
 # held that..."): whole words, as stems these are topics too ("determinación", "trato",
 # "address" of a domicile).
@@ -135,7 +135,8 @@ def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
             asked, found = re.subn(rf"\b{words}\b", " ", asked)
             if not found:  # written apart from how the detector reported it: drop its terms
                 skip = skip | set(lemmas(said))
-    terms = (t for t in lemmas(asked) if t not in skip and not _YEAR.fullmatch(t))
+    # a year dates the answer, it is no subject (an article's number is)
+    terms = (t for t in lemmas(without_years(asked)) if t not in skip)
     return list(dict.fromkeys(terms))
 
 
@@ -174,14 +175,6 @@ def names_topic(text: str, terms: Sequence[str]) -> bool:
             if len(last_seen) == len(wanted) and i - min(last_seen.values()) < width:
                 return True
     return False
-
-
-def opens_with_topic(rubro: str, terms: Sequence[str]) -> bool:
-    """Whether ``rubro``'s first term is one of the topic's ``terms``: a rubro's head says what
-    the tesis is about ("QUEJA IMPROCEDENTE CONTRA OMISIONES..." is a criterion on the recurso
-    de queja, whatever its cosine to the question), unlike a term met further on."""
-    head = _terms_of(rubro)[:1]
-    return bool(head) and head[0] in terms
 
 
 @functools.lru_cache(maxsize=8192)

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from api.core.models import Hit
 from api.core.redact import redact
 from api.core.validity import describe, loses_force
-from api.errors import JudgeFormatError, LLMError, LLMTimeout
+from api.errors import JudgeFormatError, LLMError, llm_failure
 from api.judge.models import (
     MAX_SCALE,
     SUPERSEDED_CAP,
@@ -240,12 +240,9 @@ class LLMJudge(ChunkJudge):
             messages = build_judge_messages(query, hits, summary=summary)
             raw = self.llm.complete(messages, timeout=self.timeout)
             reply, warnings = parse_reply(raw)
-        except LLMTimeout as exc:
-            _log.warning("LLM judge timed out: %s", redact(str(exc)))
-            return self._unjudged(hits, "tiempo agotado")
-        except LLMError as exc:
+        except LLMError as exc:  # a timeout, a busy model (BoundedLLM), an endpoint failure
             _log.warning("LLM judge failed: %s", redact(str(exc)))
-            return self._unjudged(hits, "error del modelo")
+            return self._unjudged(hits, llm_failure(exc))
         except JudgeFormatError as exc:  # the reply's excerpt stays in the server log
             _log.warning("LLM judge reply unusable: %s", redact(str(exc)))
             return self._unjudged(hits, exc.public)

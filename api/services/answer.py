@@ -28,7 +28,7 @@ from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.redact import redact
 from api.core.references import Reference
 from api.core.text import fold
-from api.errors import LLMBusy, LLMError, LLMTimeout
+from api.errors import LLMError, llm_failure
 from api.llm.base import LLM
 
 _log = logging.getLogger("vigencia.answer")
@@ -90,9 +90,7 @@ def describe_error(exc: LLMError) -> str:
     """A short, generic reason for clients; the detail (redacted) goes to the server log only:
     an upstream error body can echo keys or internals."""
     _log.warning("LLM failed: %s", redact(str(exc)))
-    if isinstance(exc, LLMBusy):
-        return "modelo ocupado"
-    return "tiempo agotado" if isinstance(exc, LLMTimeout) else "error del modelo"
+    return llm_failure(exc)
 
 
 def unusable(text: str, n_refs: int) -> str | None:

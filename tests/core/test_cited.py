@@ -48,6 +48,9 @@ def test_a_registro_is_cited_by_name_link_or_alone(question: str, cited: tuple[i
         "123456789",  # too long
         "registro civil",
         "mi expediente 1234567 es por 2,500,000 pesos",  # an amount, not a second registro
+        # a reviewer's: two amounts, an amount beside "registro público", a folio
+        "Mi patrón me debe 150000 pesos y le reclamo 250000 de indemnización, ¿qué procede?",
+        "embargo de 2,000,000 en el registro público de la propiedad, folio 123456",
         "",
     ],
 )

@@ -24,7 +24,13 @@ from api.core.exclusions import exclusions, mentions_any
             "tesis sobre despido",
             ("trabajadores domésticos", "militares"),
         ),
-        ("amparo salvo los de materia agraria", "amparo", ("materia agraria",)),
+        ("tesis de amparo salvo las de materia agraria", "tesis de amparo", ("materia agraria",)),
+        # a reviewer's: the list goes on without its article
+        (
+            "tesis sobre contratos, excepto los de compraventa y arrendamiento",
+            "tesis sobre contratos",
+            ("compraventa", "arrendamiento"),
+        ),
         (
             "rulings on dismissal but not those on domestic workers",
             "rulings on dismissal",
@@ -33,6 +39,9 @@ from api.core.exclusions import exclusions, mentions_any
         # not exclusions: a "no" of the story, a year (no subject), a filter's negation
         ("no me pagaron las horas extras", "no me pagaron las horas extras", ()),
         ("los derechos de los trabajadores y los de sus familias", None, ()),  # nothing set apart
+        # not documents set apart: the things asked about, or a filter (named_filters' own)
+        ("¿Son embargables todos los bienes del deudor, salvo los de uso personal?", None, ()),
+        ("tesis sobre amparo excepto las de la Quinta Época", None, ()),
         ("suspensión provisional excepto los de 1982", None, ()),
         ("tesis que no sean de la Séptima Época", None, ()),
     ],
@@ -52,6 +61,6 @@ def test_an_excluded_word_is_matched_as_the_index_reads_it() -> None:
 def test_an_excluded_phrase_needs_all_its_words() -> None:
     """ "trabajadores domésticos" leaves out the domestic workers' tesis, not every tesis on
     workers."""
-    terms = exclusions("despido, pero no las de trabajadores domésticos").terms
+    terms = exclusions("tesis sobre despido, pero no las de trabajadores domésticos").terms
     assert mentions_any(["TRABAJADORES DOMESTICOS. DESPIDO"], terms)
     assert not mentions_any(["DESPIDO DE TRABAJADORES DE CONFIANZA"], terms)

@@ -28,7 +28,6 @@ from api.core.thesaurus import Thesaurus
 from api.core.topic import (
     name_candidates,
     names_topic,
-    opens_with_topic,
     topic_terms,
     topic_words,
 )
@@ -324,6 +323,17 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("Precedente más antiguo en torno al divorcio", ("más antiguo",), ["divorc"]),
         ("Criterio vigente más reciente respecto del divorcio", ("más reciente",), ["divorc"]),
         ("oldest case law about divorce", ("oldest",), ["divorc"]),
+        # a reviewer's: "perdón" is the law's, and an article's number is no year
+        (
+            "la tesis más reciente sobre el perdón del ofendido",
+            ("más reciente",),
+            ["perdon", "ofendi"],
+        ),
+        (
+            "la tesis más reciente sobre el artículo 1915 del Código Civil",
+            ("más reciente",),
+            ["articu", "1915", "codigo", "civil"],
+        ),
         ("lo más reciente de la SCJN sobre arrendamiento", ("más reciente", "SCJN"), ["arrend"]),
     ],
 )
@@ -399,6 +409,9 @@ def test_code_abstains_with_its_own_reason() -> None:
         ("what can you do", True),
         ("¿Qué ha dicho la Corte sobre quién es parte en el amparo?", False),
         ("¿Es usted quien debe probar el despido?", False),
+        # a reviewer's: "you" asked about the law
+        ("¿Qué puedes hacer si tu patrón no te paga las horas extra?", False),
+        ("what can you do if your landlord keeps the deposit?", False),
     ],
 )
 def test_a_question_to_the_search_itself_is_told_apart(question: str, to_the_service: bool) -> None:
@@ -406,12 +419,6 @@ def test_a_question_to_the_search_itself_is_told_apart(question: str, to_the_ser
     signals = QuerySignals(language="es", terms=3, matched=True, best_similarity=0.95)
     reason = abstain_reason(replace(signals, to_the_service=to_the_service), floor=0.8)
     assert (reason is not None and "buscador" in reason) is to_the_service
-
-
-def test_a_rubro_opening_with_the_topic_is_about_it() -> None:
-    assert opens_with_topic("QUEJA IMPROCEDENTE CONTRA OMISIONES DEL JUEZ", ["recurs", "queja"])
-    assert not opens_with_topic("LIBERTAD PROVISIONAL. INCIDENTE DE SUSPENSION", ["suspen"])
-    assert not opens_with_topic("", ["queja"])
 
 
 def test_an_abstention_under_filters_says_the_filters_narrowed_it() -> None:

@@ -10,6 +10,7 @@ from api.core.intent.named_filters import (
     SCJN,
     named_filters,
     without_named_filters,
+    without_years,
 )
 
 
@@ -65,6 +66,24 @@ from api.core.intent.named_filters import (
             {"organo": None, "instancia": None},
             ("no sea de la segunda sala",),
         ),
+        # a reviewer's: épocas named, bounded and negated together
+        (
+            "la primera tesis de la Octava Época, excepto la Novena Época",
+            {"epocas": ("Octava Época",)},
+            None,
+        ),
+        (
+            "tesis que no sean de la Quinta Época ni de la Sexta Época",
+            {"epocas": tuple(e for e in EPOCA_NAMES if e not in ("Quinta Época", "Sexta Época"))},
+            None,
+        ),
+        ("tesis de la Novena Época, no de la Décima Época", {"epocas": ("Novena Época",)}, None),
+        (
+            "rulings on strikes except for the Fifth Epoch",
+            {"epocas": tuple(e for e in EPOCA_NAMES if e != "Quinta Época")},
+            None,
+        ),
+        ("the latest ruling from the Twenty-first Circuit", {"circuito": 21}, None),
         # years after other filters, and bounds worded "anteriores / posteriores a"
         ("tesis del Pleno anteriores a 2015", {"anio_max": 2014, "organo": "Pleno"}, None),
         ("tesis de la Segunda Sala entre 1996 y 2003", {"anio_min": 1996, "anio_max": 2003}, None),
@@ -114,6 +133,9 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
         "jurisprudencia del Pleno de Circuito",
         "circuito cerrado de televisión como prueba",  # no circuit of the courts
         "la última tesis del Trigésimo Tercer Circuito",  # there are 32
+        # a year after a description, with free words before "en materia" (a reviewer's)
+        "¿Qué dicen las tesis de la reforma en materia laboral de 2019?",
+        "tesis del artículo 27 en materia agraria de 1992",
         # a year dated by no document noun (a reviewer's finds)
         "¿Qué criterios hay sobre la reforma laboral publicada en 2019?",
         "Can the authority revoke a license issued in 2015?",
@@ -177,3 +199,18 @@ def test_a_circuit_filters_a_question_too() -> None:
     (unlike a chamber of the Court, often the subject: "¿qué ha dicho la Suprema Corte...?")."""
     named = named_filters("¿Qué ha resuelto el 6o. Circuito sobre la prueba pericial?", False)
     assert named.circuito == 6 and named.phrases == ("6o. circuito",)
+
+
+@pytest.mark.parametrize(
+    ("question", "embedded"),
+    [
+        ("Me despidieron en 1980 y el patrón dice", "Me despidieron y el patrón dice"),
+        ("jurisprudencia reciente sobre huelga 2023", "jurisprudencia reciente sobre huelga"),
+        # an article's number and a law told apart by its year are meaning (a reviewer's)
+        ("el artículo 1915 del Código Civil", "el artículo 1915 del Código Civil"),
+        ("la Ley del Seguro Social de 1973", "la Ley del Seguro Social de 1973"),
+        ("1980", "1980"),
+    ],
+)
+def test_years_of_the_story_leave_the_embedded_question(question: str, embedded: str) -> None:
+    assert without_years(question) == embedded

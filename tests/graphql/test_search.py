@@ -88,6 +88,7 @@ def test_seed_profile_uses_raw_cosine(bundled: Services) -> None:
         ({"filters": {"anioMin": 3020}}, "anioMin"),
         ({"query": "despido\u0000injustificado"}, "query"),  # had been logged as it came
         ({"filters": {"materias": ["x" * 1000]}}, "filters"),
+        ({"filters": {"organo": "Pleno\u0000"}}, "filters"),
     ],
 )
 def test_bad_arguments_return_a_typed_error(bundled: Services, extra: dict, field: str) -> None:

@@ -103,3 +103,15 @@ async def test_a_get_with_an_operation_is_gated_and_the_graphiql_page_is_not() -
         await asyncio.gather(running, page)
     assert refused.status_code == 503
     assert page.result().status_code == 200
+
+
+async def test_an_encoded_query_key_is_gated_too() -> None:
+    """ "?%71uery=" is read as "query" by the GraphQL view: it had passed the gate."""
+    release = asyncio.Event()
+    async with client(gated_app(release, max_running=1, max_wait_s=0.1)) as http:
+        running = asyncio.create_task(http.post("/graphql", json={}))
+        await asyncio.sleep(0.05)
+        refused = await http.get("/graphql?%71uery=%7B__typename%7D")
+        release.set()
+        await running
+    assert refused.status_code == 503

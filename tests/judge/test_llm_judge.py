@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from api.core.models import Hit, Validity
-from api.errors import LLMError, LLMTimeout
+from api.errors import LLMBusy, LLMError, LLMTimeout
 from api.judge.llm_judge import LLMJudge, build_judge_messages, parse_reply
 from api.judge.models import SUPERSEDED_CAP, JudgeResult
 from tests.fakes import ScriptedLLM, make_hit
@@ -201,7 +201,12 @@ def test_malformed_replies_return_the_input_order_with_the_error(reply: str, err
 
 
 @pytest.mark.parametrize(
-    ("exc", "prefix"), [(LLMTimeout("lento"), "tiempo agotado"), (LLMError("500"), "error")]
+    ("exc", "prefix"),
+    [
+        (LLMTimeout("lento"), "tiempo agotado"),
+        (LLMError("500"), "error"),
+        (LLMBusy("no turn"), "modelo ocupado"),  # the chat's bound, shared with the judge
+    ],
 )
 def test_llm_failures_return_the_input_order(exc: Exception, prefix: str) -> None:
     result = LLMJudge(ScriptedLLM([exc])).judge(QUERY, hits())

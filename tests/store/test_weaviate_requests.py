@@ -268,12 +268,9 @@ def test_a_circuit_is_matched_in_the_organo_s_words(store, grpc_mock) -> None:
     patterns = {leaf.value_text for leaf in request.filters.filters}
     assert {leaf.target.property for leaf in request.filters.filters} == {"organo"}
     assert {leaf.operator for leaf in request.filters.filters} == {base_pb2.Filters.OPERATOR_LIKE}
-    assert patterns == {
-        "*DEL DÉCIMO SÉPTIMO CIRCUITO*",
-        "*del Décimo Séptimo Circuito*",
-        "*DEL DECIMO SEPTIMO CIRCUITO*",
-        "*del Decimo Septimo Circuito*",
-    }
+    assert {"*DEL DÉCIMO SÉPTIMO CIRCUITO*", "*del Decimo Septimo Circuito*"} <= patterns
+    assert "*DEL DÉCIMO SEPTIMO CIRCUITO*" in patterns  # accents as the SJF mixes them
+    assert len(patterns) == 8
 
 
 def test_count_by_groups_on_the_tesis_collection(store, grpc_mock) -> None:

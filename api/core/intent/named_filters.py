@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from api.core.circuits import CIRCUIT_ORDINAL as _CIRCUIT_ORDINAL
-from api.core.circuits import ordinal_number
+from api.core.circuits import MAX_CIRCUIT, ordinal_number
 from api.core.epocas import EPOCAS, canonical_epoca, epoca_number
 from api.core.intent.matching import Match, surface
 from api.core.models import TesisTipo
@@ -90,8 +90,9 @@ _CARRIED = (
 # what may stand between a document noun and its date: other filters ("tesis de la Segunda
 # Sala entre 1996 y 2003", "tesis aisladas en materia laboral posteriores a 2000")
 _BETWEEN = (
-    r"(?:\s+(?:aisladas?|de\s+jurisprudencia|(?:de\s+la|del|de\s+los|de\s+las|de|en)\s+"
-    r"(?:\w+\s+){0,3}?(?:salas?|pleno|epoca|colegiados?|circuito|materia\s+\w+)))*"
+    r"(?:\s+(?:aisladas?|de\s+jurisprudencia|en\s+materia\s+\w+"
+    rf"|(?:de\s+la|del|de\s+los|de\s+las|de)\s+(?:(?:{_ORDINAL})\s+(?:sala|epoca)|pleno"
+    r"|tribunal(?:es)?\s+colegiados?(?:\s+de\s+circuito)?|(?:\w+\s+){1,2}circuito)))*"
 )
 _DATED = rf"(?:{_DOCUMENTS}{_BETWEEN}(?:\s+(?:{_ORDERING}))?\s+{_CARRIED}|(?:{_ORDERING})\s+)"
 _Y = r"(?:1[89]\d\d|20\d\d)"
@@ -121,11 +122,13 @@ _EN_CIRCUIT_ORDINALS = (
     "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
     "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth"
 )
+_EN_TENS = {"twenty": 20, "thirty": 30}  # "twenty-first", "thirty-second"
 _CIRCUIT = re.compile(
     rf"\b(?:{_CIRCUIT_ORDINAL})\s+circuito\b"
     r"|\b(?P<number>[1-9]|[12]\d|3[0-2])\s*(?:o|er|ro|do|to|vo|no|mo|st|nd|rd|th)?\.?\s+circuit(?:o)?\b"
     rf"|\bcircuito\s+(?P<after>[1-9]|[12]\d|3[0-2])\b"
-    rf"|\b(?P<english>{_EN_CIRCUIT_ORDINALS})\s+circuit\b"
+    rf"|(?<![-\w])(?:(?P<tens>twenty|thirty)[- ])?(?P<english>{_EN_CIRCUIT_ORDINALS}|thirtieth)"
+    r"\s+circuit\b"
 )
 
 
@@ -191,17 +194,17 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
     kind, and "¿Qué ha dicho la Suprema Corte sobre...?" asks every court."""
     folded, source = fold_with_map(question)
     spans: list[tuple[int, int]] = []
-    epocas: list[str] = []
+    named_epocas: list[tuple[str, re.Match[str] | None]] = []
     for found in _EPOCA.finditer(folded):
         english = found.group(2) or ""
         name = canonical_epoca(found.group(1) or _EN_ORDINALS.get(english, english[:-2]))
-        if name is None or name in epocas:
+        if name is None:
             continue
         # "que no sea de la Séptima Época", "anteriores a la Novena Época"
         bound = _EPOCA_BOUND.search(folded, 0, found.start())
-        named = _bounded_epocas(name, bound)
-        epocas.extend(e for e in named if e not in epocas)
+        named_epocas.append((name, bound))
         spans.append((bound.start() if bound else found.start(), found.end()))
+    epocas = _epocas(named_epocas)
     anio_min, anio_max = None, None
     if years := _YEARS.search(folded):
         anio_min, anio_max = _bounds(years)
@@ -254,9 +257,15 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
 
 # What comes right before an época and bounds it: a negation ("que no sea de la", "excepto
 # la"), or the épocas before or after it ("anteriores a la", "desde la", "after the").
+# Words that say a filter is not wanted: "que no sea(n) de", "ni de", "excepto (las de)",
+# "salvo", "fuera de", "distinto de", "not (from)", "except (for)", "other than".
+_NEGATION = (
+    r"\bno(?:\s+(?:sea|sean|es|son|este|esten|pertenezcan?\s+a))?|\bni|\bexcepto|\bsalvo"
+    r"|\bfuera(?:\s+de)?|\bdistint[oa]s?\s+(?:a|de)|\bother\s+than|\bexcept(?:\s+for)?"
+    r"|\bnot(?:\s+(?:from|in|of|by))?|\bnor"
+)
 _EPOCA_BOUND = re.compile(
-    r"(?:(?P<not>\bno\s+(?:sea|sean|es|son|este|esten|pertenezcan?\s+a)|\bexcepto|\bsalvo|"
-    r"\bfuera\s+de|\bdistint[oa]s?\s+(?:a|de)|\bother\s+than|\bexcept|\bnot\s+(?:from|in|of))"
+    rf"(?:(?P<not>{_NEGATION})(?:\s+(?:las|los)\s+de)?"
     r"|(?P<before>\b(?:anteriores|anterior|previ[oa]s?|antes)\s+(?:a|de)|\bbefore|\bprior\s+to)"
     r"|(?P<after>\b(?:posteriores|posterior|despues)\s+(?:a|de)|\bafter)"
     r"|(?P<since>\b(?:desde|a\s+partir\s+de)|\bsince))"
@@ -267,28 +276,33 @@ _EPOCA_BOUND = re.compile(
 # A negation right before a kind or a court: "no tesis aisladas", "que no sea de",
 # "excepto las de", "not by the".
 _NOT_BEFORE = re.compile(
-    r"(?:\bno(?:\s+(?:sea|sean|es|son))?|\bexcepto|\bsalvo|\bfuera|\bnot|\bexcept|\bother\s+than)"
-    r"(?:\s+(?:de|by|from))?(?:\s+(?:la|las|el|los|the))?(?:\s+(?:de|by|from))?\s*$"
+    rf"(?:{_NEGATION})(?:\s+(?:de|by|from))?(?:\s+(?:la|las|el|los|the))?(?:\s+(?:de|by|from))?"
+    r"\s*$"
 )
+_A_NOT = re.compile(r"\b(?:no|ni|excepto|salvo|fuera|not|nor|except|other)\b")  # a _NEGATION
 
 
-_A_NOT = re.compile(r"\b(?:no|excepto|salvo|fuera|not|except|other)\b")  # see _NOT_BEFORE
-
-
-def _bounded_epocas(name: str, bound: re.Match[str] | None) -> list[str]:
-    """The épocas an época ``name`` stands for under ``bound`` (none: itself)."""
-    if bound is None:
-        return [name]
-    number = epoca_number(name)
-    numbers = [e.number for e in EPOCAS]
-    if bound.group("not"):
-        kept = [n for n in numbers if n != number]
-    elif bound.group("before"):
-        kept = [n for n in numbers if n < number]
-    elif bound.group("after"):
-        kept = [n for n in numbers if n > number]
-    else:  # since
-        kept = [n for n in numbers if n >= number]
+def _epocas(named: list[tuple[str, re.Match[str] | None]]) -> list[str]:
+    """The épocas the named ones stand for together: those named plainly (or every one when
+    none is), within every bound ("anteriores a la Novena Época"), less those said not to be
+    wanted ("de la Octava Época, excepto la Novena", "que no sean de la Quinta ni de la
+    Sexta")."""
+    if not named:
+        return []
+    plain = {epoca_number(name) for name, bound in named if bound is None}
+    kept = plain or {e.number for e in EPOCAS}
+    for name, bound in named:
+        if bound is None:
+            continue
+        number = epoca_number(name)
+        if bound.group("not"):
+            kept.discard(number)
+        elif bound.group("before"):
+            kept = {n for n in kept if n < number}
+        elif bound.group("after"):
+            kept = {n for n in kept if n > number}
+        else:  # since
+            kept = {n for n in kept if n >= number}
     return [e.name for e in EPOCAS if e.number in kept]
 
 
@@ -300,7 +314,9 @@ def _circuit(folded: str) -> tuple[int | None, re.Match[str] | None]:
     if digits := found.group("number") or found.group("after"):
         number: int | None = int(digits)
     elif english := found.group("english"):
-        number = _EN_CIRCUIT_ORDINALS.split("|").index(english) + 1
+        unit = 30 if english == "thirtieth" else _EN_CIRCUIT_ORDINALS.split("|").index(english) + 1
+        number = _EN_TENS.get(found.group("tens") or "", 0) + unit
+        number = number if number <= MAX_CIRCUIT else None
     else:  # "decimo tercer", or "vigesimo" alone
         number = ordinal_number(found.group(1) or found.group(3), found.group(2))
     return (number, found) if number is not None else (None, None)
@@ -349,14 +365,29 @@ def without_named_filters(question: str) -> str:
 
 
 _ANY_YEAR = re.compile(rf"\b(?:(?:en|de|del|desde|in|of|the|since)\s+)?{_Y}\b", re.IGNORECASE)
+# what a number of four digits belongs to when it is no date of the story: an article
+# ("artículo 1915 del Código Civil") or a law told apart by its year ("la Ley del Seguro
+# Social de 1973", "la reforma laboral de 2019"), a few words back within the sentence
+_NAMES_IT = re.compile(
+    r"(?:\bart[ií]culos?|\barts?\.|\bfracci[oó]n|\bnumeral|\bley|\bc[oó]digo|\breglamento|"
+    r"\bdecreto|\breforma|\bconstituci[oó]n|\blaw|\bcode|\bamendment)\b[^.;:?!]{0,40}$",
+    re.IGNORECASE,
+)
 
 
 def without_years(question: str) -> str:
-    """``question`` without its years (and the preposition before each), for embedding. A year
-    dates the asker's story ("me despidieron en 1980") or what they ask for (a filter, read
-    apart); e5 reads it as meaning, and it cost such questions their place over the abstention
-    floor (0.857 against 0.866 without it). A question that is only a year stays whole."""
-    return " ".join(_ANY_YEAR.sub(" ", question).split()) or question.strip()
+    """``question`` without its years (and the preposition before each), for embedding and
+    for a date order's topic. A year dates the asker's story ("me despidieron en 1980") or
+    what they ask for (a filter, read apart); e5 reads it as meaning, and it cost such
+    questions their place over the abstention floor (0.857 against 0.866 without it). An
+    article's number or a law's year stays (``_NAMES_IT``), and so does a question that is
+    only a year."""
+
+    def dated(found: re.Match[str]) -> str:
+        named = _NAMES_IT.search(question, 0, found.start())
+        return found.group(0) if named else " "
+
+    return " ".join(_ANY_YEAR.sub(dated, question).split()) or question.strip()
 
 
 def without_phrases(question: str, phrases: Sequence[str]) -> str:

@@ -77,6 +77,8 @@ def check_filters(f: Filters) -> None:
         raise InvalidRequest("anioMin", f"{f.anio_min} is after anioMax {f.anio_max}")
     _check_range("circuito", f.circuito, 1, MAX_CIRCUIT)
     named = (*f.materias, *f.epocas, f.instancia or "", f.organo or "")
+    if any("\x00" in value for value in named):
+        raise InvalidRequest("filters", "a value contains a NUL character")
     longest = max(map(len, named))  # no materia, época or court is named that long
     if longest > MAX_FILTER_CHARS:
         raise InvalidRequest("filters", f"a {longest}-character value, at most {MAX_FILTER_CHARS}")

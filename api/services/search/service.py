@@ -22,7 +22,7 @@ from api.core.models import Candidate, Filters, Hit, Passage
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
-from api.core.topic import opens_with_topic, topic_words
+from api.core.topic import topic_words
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.services.search.abstention import Abstention, gate_for
@@ -244,13 +244,10 @@ class SearchService:
         gate: float,
     ) -> list[Hit]:
         """``hits`` of a date order over a named topic, on topic when their gate, read against
-        the question and its topic's words together, reaches ``gate``, or when their rubro
-        opens with the topic (``opens_with_topic``). The question's own embedding carries its
-        wording, the topic's words do not: two wordings of one request had kept different sets
-        (*latest child support ruling* kept the 2026 school-food tesis, *alimentos*, that *the
-        most recent ruling on child support* left out), and a gate near its threshold put
-        "QUEJA EN AMPARO..." (1973) in for one wording of the first criterion on the recurso de
-        queja and out for another."""
+        the question and its topic's words together, reaches ``gate``. The question's own
+        embedding carries its wording, the topic's words do not: two wordings of one request
+        had kept different sets (*latest child support ruling* kept the 2026 school-food
+        tesis, *alimentos*, that *the most recent ruling on child support* left out)."""
         words = " ".join(topic_words(plan.request.query, topic))
         if not words:  # a topic read through an acronym's name ("la CFE")
             return hits
@@ -267,11 +264,7 @@ class SearchService:
         )
         gates = {_chunk(c.passage): value for c, value in zip(pool, values, strict=True)}
         return [
-            replace(
-                h,
-                on_topic=gates[key] >= gate or opens_with_topic(h.passage.rubro, topic),
-                gate=gates[key],
-            )
+            replace(h, on_topic=gates[key] >= gate, gate=gates[key])
             if (key := _chunk(h.passage)) in gates
             else h
             for h in hits
