@@ -144,6 +144,11 @@ def _source(ref: Reference) -> str:
     return f"({ref.epoca}, {ref.anio}, {tipo}) {ref.marker}"
 
 
+def _date_said(ref: Reference) -> str:
+    """ "1980" for a year-only tesis, "24/11/2026" for one dated to the day."""
+    return ref.fecha.strftime("%d/%m/%Y") if ref.fecha else str(ref.anio)
+
+
 def _quote(sentence: _Sentence) -> str:
     return f"- «{_shorten(sentence.text)}» {_source(sentence.ref)}"
 
@@ -253,6 +258,12 @@ def extractive_answer(
             f"{title}: {first.marker} es {which} sobre el tema; después, las frases que mejor "
             "coinciden con la pregunta."
         )
+        if tied := [r.marker for r in refs[1:] if r.sort_date == first.sort_date]:
+            # a year-only date ties: no wording of the question should pass for an order
+            intro += (
+                f" Con la misma fecha ({_date_said(first)}): {', '.join(tied)}; la fuente no "
+                "precisa cuál fue primero."
+            )
         cited = {first.number} | {s.ref.number for s in others}
     elif chosen := chosen[:max_sentences]:
         lines = [_quote(s) for s in chosen]

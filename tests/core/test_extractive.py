@@ -246,6 +246,20 @@ def test_a_date_ordered_answer_quotes_reference_1_first(order: str, which: str) 
     assert f"[1] es la {which} de las tesis recuperadas" in text
 
 
+def test_a_date_ordered_answer_says_which_references_share_its_date() -> None:
+    """Year-only tesis tie: two wordings of one request could lead with either (a prober's
+    "first criterion on divorce": 251163 or 251162, both 1980)."""
+    refs = refs_for(
+        make_hit(1, 0, "El divorcio procede por injurias graves.", anio=1980),
+        make_hit(2, 0, "El divorcio por abandono del domicilio conyugal.", anio=1980),
+        make_hit(3, 0, "Los alimentos del cónyuge inocente.", anio=1982),
+    )
+    text = extractive_answer("el primer criterio sobre el divorcio", refs, date_order="earliest")
+    assert "Con la misma fecha (1980): [2]; la fuente no precisa cuál fue primero." in text
+    alone = extractive_answer("el divorcio", refs[::2], date_order="earliest")
+    assert "misma fecha" not in alone
+
+
 def test_a_date_ordered_answer_names_reference_1_by_its_rubro_without_a_whole_sentence() -> None:
     cut = make_hit(1, 0, "el texto empieza a media frase y no termina", rubro="AMPARO. RUBRO.")
     refs = refs_for(cut, make_hit(2, 0, "La suspensión provisional procede siempre."))
