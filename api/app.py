@@ -37,6 +37,11 @@ from api.services.container import Services
 from api.services.corpus import missing_corpus
 from api.settings import Settings, get_settings
 
+try:  # where Strawberry raises its request errors from: cross-web, or its own module before
+    from cross_web import HTTPException
+except ImportError:  # pragma: no cover - strawberry-graphql before it used cross-web
+    from strawberry.http.exceptions import HTTPException  # type: ignore[attr-defined,no-redef]
+
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 log = logging.getLogger("vigencia.requests")
 
@@ -56,6 +61,21 @@ class VigenciaGraphQL(GraphQL[Context, None]):
         )
         self.services = services
         self.timeout = settings.request_timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """As Strawberry's, with a request it refuses before executing (unreadable JSON, a
+        batch, a mutation over GET) answered in JSON like every other refusal (413, 429,
+        503), not in plain text: a JSON client had nothing to parse."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        response: Response
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as exc:
+            body = {"errors": [{"message": exc.reason, "extensions": {"code": "BAD_REQUEST"}}]}
+            response = JSONResponse(body, exc.status_code)
+        await response(scope, receive, send)
 
     async def execute_single(self, *args: Any, **kwargs: Any) -> ExecutionResult:
         """The request within its time budget; past it the client gets an error at once

@@ -274,10 +274,20 @@ def test_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:
         assert {local.post("/graphql", json=query).status_code for _ in range(4)} == {200}
 
 
-@pytest.mark.parametrize("body", ["null", "42", "true", '"x"', "1.5"])
-def test_scalar_json_bodies_are_400(client: TestClient, body: str) -> None:
+@pytest.mark.parametrize("body", ["null", "42", "true", '"x"', "1.5", "{not json", "[{}]"])
+def test_unreadable_and_scalar_json_bodies_are_400_in_json(client: TestClient, body: str) -> None:
+    """Refused before execution, and said in JSON like every other refusal (it was plain
+    text: a JSON client had nothing to parse)."""
     response = client.post("/graphql", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 400
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json()["errors"][0]["extensions"]["code"] == "BAD_REQUEST"
+
+
+def test_a_mutation_over_get_is_refused_in_json(client: TestClient) -> None:
+    response = client.get("/graphql", params={"query": "mutation { __typename }"})
+    assert response.status_code in (400, 405)
+    assert response.json()["errors"][0]["message"]
 
 
 @pytest.mark.parametrize(
