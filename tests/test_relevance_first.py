@@ -124,6 +124,7 @@ def test_nonsense_and_off_corpus_questions_abstain_in_search_and_chat(
         "¿Todavía vale la tesis de horas extras de 1982?",
         "PROFECO",
         "Profeco",
+        "PEMEX",  # its name is further on in a rubro: "... CORRESPONDE A PETROLEOS MEXICANOS"
         "interés legítimo: ¿cuál es la tesis vigente?",
     ],
 )

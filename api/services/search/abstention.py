@@ -66,12 +66,16 @@ def _a_rubro_says_it(plan: Plan, pool: list[Candidate]) -> bool:
     # CONSUMIDOR")
     said = (*plan.named_filters, *plan.temporal.triggers)
     asked = without_question_words(without_years(without_phrases(plan.request.query, said)))
-    keywords = set(analyze(with_names(asked))) - _NOT_CONTENT
+    named = with_names(asked)
+    keywords = set(analyze(named)) - _NOT_CONTENT
     if not keywords:
         return False
     if len(keywords) >= MIN_RUBRO_TERMS:
         need = RUBRO_COVERAGE * len(keywords)
         return any(len(keywords & _rubro_terms(c.passage.rubro)) >= need for c in pool)
+    if named != asked:  # an institution's name, whole, anywhere in a rubro ("... PETROLEOS
+        # MEXICANOS DEMOSTRAR...": "PEMEX" had abstained)
+        return any(keywords <= _rubro_terms(c.passage.rubro) for c in pool)
     # a keyword search: what the tesis is about, so its words open the rubro ("ALBACEA, FALTA
     # DE..."), not a word met further on ("presidente" in an agrarian rubro)
     return any(keywords <= _rubro_opening(c.passage.rubro) for c in pool)
