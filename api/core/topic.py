@@ -38,6 +38,7 @@ DOCUMENT_NOUNS = frozenset(
 FILLER = frozenset(
     lemmas(
         "show tell give list find know see want please let me about regarding thing things "
+        "getting gets out "  # "getting out on bail": the asker's phrasing, not the subject
         "very really exactly ever one ones his her him he she they their it its did do does "
         "has have had got get hold holds make create publish published start started began "
         "begin when where who whom whose how much many long without push pushed commit "

@@ -323,6 +323,7 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("Precedente más antiguo en torno al divorcio", ("más antiguo",), ["divorc"]),
         ("Criterio vigente más reciente respecto del divorcio", ("más reciente",), ["divorc"]),
         ("oldest case law about divorce", ("oldest",), ["divorc"]),
+        ("oldest case law about getting out on bail", ("oldest",), ["bail"]),
         # a reviewer's: "perdón" is the law's, and an article's number is no year
         (
             "la tesis más reciente sobre el perdón del ofendido",
