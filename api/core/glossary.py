@@ -176,7 +176,7 @@ GLOSSARY: dict[str, str] = {
     "prison": "prisión",
     "accusatory system": "sistema acusatorio",
     "adversarial system": "sistema acusatorio",
-    "prosecutor": "ministerio público | fiscal",
+    "prosecutor": "ministerio público",  # not "fiscal": the tesis' fiscal is tax
     "public prosecutor": "ministerio público",
     "accused": "inculpado | imputado",
     "defendant's": "inculpado",

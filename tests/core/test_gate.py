@@ -141,6 +141,12 @@ def test_the_glossary_names_institutions_a_prober_asked_for(english: str, spanis
     assert spanish in translate_terms(english)
 
 
+def test_a_prosecutor_is_no_tax_matter() -> None:
+    """ "fiscal" is the tesis' word for tax: "oldest case law about prosecutors" had answered
+    PRUEBA PERICIAL EN EL JUICIO FISCAL."""
+    assert "fiscal" not in translate_terms("oldest case law about prosecutors")
+
+
 def test_the_glossary_reads_criminal_procedure_and_labour_words() -> None:
     spanish = translate_terms(
         "Is the defendant entitled to a lawyer during the preliminary investigation?"
