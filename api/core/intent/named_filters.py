@@ -17,6 +17,7 @@ alone stays the corpus's noun (people say it for any tesis): only *tesis de juri
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -186,6 +187,7 @@ _INSTANCIA: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+@functools.lru_cache(maxsize=1024)  # a search reads it for its plan, its listing, its vector
 def named_filters(question: str, ordering: bool = True) -> NamedFilters:
     """The filters ``question`` names and the words that name them (empty: none).
 

@@ -171,14 +171,9 @@ def scoped_to_materia(plan: Plan, materia: str, phrase: str) -> Plan:
     """``plan`` filtered to ``materia``, the question's words for it (``phrase``, "materia
     penal", "labor matters") out of its topic: the question asked for a branch of law, not for
     documents that say its name."""
-    filters = replace(plan.request.filters, materias=(materia,))
-    return scoped(plan, filters, f"{phrase} materia materias {materia}")
-
-
-def scoped(plan: Plan, filters: Filters, said: str) -> Plan:
-    """``plan`` under ``filters``, the words in ``said`` (and their glossary Spanish) out of its
-    topic: they named the filters, not what the documents are about."""
+    said = f"{phrase} materia materias {materia}"
     words = set(lemmas(f"{said} {translate_terms(said)}"))
+    filters = replace(plan.request.filters, materias=(materia,))
     return replace(
         plan,
         request=replace(plan.request, filters=filters),

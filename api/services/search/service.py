@@ -127,8 +127,9 @@ class SearchService:
             pool = merge_candidates(pool, replacing)
             statuses = {**statuses, **self.store.get_validity(missing)}
             scored = self.score(plan, pool, gate, found.scale_from)
-        if plan.route == "date_sorted" and narrowed and topic and gate is not None:
-            scored = self.on_the_topic(plan, vector, topic, pool, scored, gate)
+        topic_said = tuple(topic_words(request.query, topic))
+        if plan.route == "date_sorted" and narrowed and topic_said and gate is not None:
+            scored = self.on_the_topic(plan, vector, topic_said, pool, scored, gate)
         if plan.route == "date_sorted":  # a date order answers only with on-point tesis
             scored = [h for h in scored if h.on_topic]
         hits, discarded = apply_validity(
@@ -165,7 +166,7 @@ class SearchService:
                 cutoff_year=outcome.cutoff_year,
                 rules_applied=outcome.applied,
                 topic=topic,
-                topic_words=tuple(topic_words(request.query, topic)),
+                topic_words=topic_said,
                 language=plan.language,
                 date_field=date_field,
                 cited=cited,
@@ -238,20 +239,19 @@ class SearchService:
         self,
         plan: Plan,
         vector: Vectors,
-        topic: tuple[str, ...],
+        topic_said: tuple[str, ...],
         pool: list[Candidate],
         hits: list[Hit],
         gate: float,
     ) -> list[Hit]:
         """``hits`` of a date order over a named topic, on topic when their gate, read against
-        the question and its topic's words together, reaches ``gate``. The question's own
-        embedding carries its wording, the topic's words do not: two wordings of one request
-        had kept different sets (*latest child support ruling* kept the 2026 school-food
-        tesis, *alimentos*, that *the most recent ruling on child support* left out)."""
-        words = " ".join(topic_words(plan.request.query, topic))
-        if not words:  # a topic read through an acronym's name ("la CFE")
-            return hits
-        both = vector + self.embed_query(words)
+        the question and the words that said its topic (``topic_said``; none when it was read
+        through an acronym's name) together, reaches ``gate``. The question's own embedding
+        carries its wording, the topic's words do not: two wordings of one request had kept
+        different sets (*latest child support ruling* kept the 2026 school-food tesis,
+        *alimentos*, that *the most recent ruling on child support* left out)."""
+        words: Vectors = self.embedder.embed([" ".join(topic_said)], "query")[0]
+        both = vector + words
         both = both / float(np.linalg.norm(both))
         registros = tuple(sorted({c.passage.registro for c in pool}))
         read = self.store.vector_search(VectorQuery(both, Filters(registros=registros), None))
