@@ -23,6 +23,14 @@ def test_every_setting_is_documented_in_readme(repo_root: Path) -> None:
     assert not missing, f"settings missing from README: {missing}"
 
 
+def test_readme_settings_table_matches_the_settings(repo_root: Path) -> None:
+    from scripts.settings_table import END, START, table
+
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    documented = readme.split(START, 1)[1].split(END, 1)[0].strip()
+    assert documented == table(), "README's settings table is stale: run scripts/settings_table.py"
+
+
 def test_settings_read_the_prefixed_environment(monkeypatch) -> None:
     monkeypatch.setenv("VIGENCIA_RECENCY_WEIGHT", "0.7")
     monkeypatch.setenv("VIGENCIA_STORE", "embedded")
