@@ -263,6 +263,8 @@ def test_temporal_false_positives(question: str) -> None:
         "Can a history of domestic violence affect custody?",
         "¿Se considera riesgo de trabajo la evolución de la enfermedad?",
         "la historia de mensajes de WhatsApp como prueba",
+        "Soy capitán y en la última promoción ascendieron a oficiales con menos antigüedad.",
+        "Desde la última visita del inspector no me han notificado nada, ¿caducó?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:
@@ -275,6 +277,8 @@ def test_an_ordinal_name_does_not_hide_a_real_trigger() -> None:
     assert detect_temporal(question) == TemporalIntent("earliest", ("primer",))
     question = "Último criterio del Primer Tribunal Colegiado"
     assert detect_temporal(question) == TemporalIntent("latest", ("último",))
+    question = "¿Qué dijo la Corte en la última tesis sobre el despido?"
+    assert detect_temporal(question) == TemporalIntent("latest", ("última",))
 
 
 def test_ordering_beats_current() -> None:

@@ -100,6 +100,13 @@ _CRITERION_WORDS = _words(
     "interpretacion, version, versiones, redaccion, texto, precedente, precedentes, sentido,"
     "doctrina, decision, resolucion, regla, posicion, repo, repositorio, proyecto"
 )
+# "en la última promoción", "desde el último pago", "durante la última audiencia": a
+# preposition and an article before "último" place a step of the asker's story in time.
+_IN_THE = frozenset(
+    f"{preposition} {article}"
+    for preposition in ("en", "desde", "durante", "hasta", "para", "a", "de", "con", "tras")
+    for article in ("el", "la", "los", "las")
+)
 # English "original/initial" open a noun phrase: after a determiner, or at the start.
 _EN_DETERMINERS = _words("the, his, her, my, its, their, your, our, an, a") | {""}
 _EN_DOCUMENT_STOP_NEXT = _words(
@@ -267,9 +274,12 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         "latest",
         r"ultim(?:o|a|os|as)",
         stop_next=_LAST_STOP_NEXT,
-        # por último (finally), en última instancia; "mi último salario"
-        stop_prev=_words("por, en") | _OWN_CASE_PREV,
+        # por último (finally), en última instancia; "mi último salario"; "en la última
+        # promoción ascendieron...": a step of the asker's story
+        stop_prev=_words("por, en") | _OWN_CASE_PREV | _IN_THE,
     ),
+    # ... unless a criterion follows: "¿qué dice la Corte en la última tesis sobre...?"
+    _rule("latest", rf"ultim(?:o|a|os|as)(?= (?:{'|'.join(sorted(_CRITERION_WORDS))})\b)"),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
     _rule("latest", _NEWS),
     _rule("latest", r"novedad", need_prev=_words("hay, alguna, ninguna, ultima")),
