@@ -48,10 +48,21 @@ _FIRST_OF: dict[DateOrder, dict[bool, str]] = {
 # The question and the sentences -> one cosine per sentence (the embedder, in the service).
 SentenceScorer = Callable[[str, Sequence[str]], Sequence[float]]
 SEMANTIC_SHARE = 0.5  # weight of the meaning against the lexical overlap when both are known
-_ENDS_WHOLE = re.compile(r"[.?!»\")…:;]\s*$")
+# A fragment ending at ";" or ":" stops mid-sentence: the chunker cuts there, and the rest
+# (often the holding, or the list a colon announces) is in the next chunk.
+_ENDS_WHOLE = re.compile(r"[.?!»\")…]\s*$")
 NO_INFO = "No tengo información sobre"
 # A sentence ends at . ? ! before an upper-case opener (not at "1o. de"), or at a line break.
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[¿¡«\"(]?[A-ZÁÉÍÓÚÑ])|\n+")
+# ... but not after an abbreviation ("la jurisprudencia P./J. 9/2016", "el Acuerdo Núm.
+# A/018/2023", "C. Juez"): an initial, or a short word the tesis abbreviate.
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(./])(?:[A-ZÁÉÍÓÚÑ]|[Nn]úms?|[Nn]o|[Aa]rts?|[Ff]racc?|[Ii]ncs?|[Pp]ágs?|[Vv]ol"
+    r"|[Ee]xp|[Ll]ic|[Ss]r|[Ss]ra|[Dd]r|[Dd]ra|[Ii]ng|[Cc]fr|[Cc]onst)\.$"
+)
+# The sections of an Undécima or Duodécima Época tesis (folded openings): the case, the
+# holding, the reasons. The case is the parties' dispute, never the criterion.
+_SECTIONS = {"hechos": "case", _HOLDING: "holding", "justificacion": "reasons"}
 MAX_SENTENCE_CHARS = 400
 HEAD_CHARS = 150  # of a shortened sentence, the opening kept; the close gets the rest
 MIN_SENTENCE_CHARS = 20
@@ -79,7 +90,19 @@ class _Sentence:
 
 
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    """``text``'s sentences: cut at . ? ! before a capital and at line breaks, joined again
+    after an abbreviation and where a line break falls inside a sentence (the next line opens
+    in lower case: "artículo 15o.\nde la Ley")."""
+    sentences: list[str] = []
+    start = 0
+    for end in [*_SENTENCE_END.finditer(text), None]:
+        piece = text[start : end.start() if end else len(text)].strip()
+        if piece and sentences and (_ABBREVIATION.search(sentences[-1]) or piece[:1].islower()):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        elif piece:
+            sentences.append(piece)
+        start = end.end() if end else len(text)
+    return sentences
 
 
 def _shorten(sentence: str) -> str:
@@ -107,14 +130,35 @@ def _shouting(sentence: str) -> bool:
 
 
 def _whole_sentences(ref: Reference, text: str, last_fragment: bool) -> list[str]:
-    """The fragment's sentences without the cut ones: a last sentence that stops mid-word or
-    mid-sentence (or ends a partial tesis), a first one that starts mid-sentence."""
+    """The sentences of contiguous fragments without the cut ones: a last sentence that stops
+    mid-word or mid-sentence (or ends a partial tesis), a first one that starts mid-sentence,
+    and those of the case ("Hechos: ...") of a recent tesis."""
     sentences = split_sentences(_body(ref, text))
     if sentences and (not _ENDS_WHOLE.search(sentences[-1]) or (ref.partial and last_fragment)):
         sentences = sentences[:-1]
     if sentences and sentences[0][:1].islower():
         sentences = sentences[1:]
-    return sentences
+    kept, section = [], ""
+    for sentence in sentences:
+        opening = fold(sentence[:40])
+        section = next((v for k, v in _SECTIONS.items() if opening.startswith(k)), section)
+        if section != "case":
+            kept.append(sentence)
+    return kept
+
+
+def _contiguous(ref: Reference) -> list[str]:
+    """The text of each run of consecutive fragments (chunks i, i+1, ...), so a sentence the
+    chunker cut at ";" or ":" is read whole when both its chunks were retrieved."""
+    runs: list[list[str]] = []
+    previous = -2
+    for fragment in ref.fragments:
+        if fragment.chunk_index == previous + 1:
+            runs[-1].append(fragment.text)
+        else:
+            runs.append([fragment.text])
+        previous = fragment.chunk_index
+    return ["\n".join(run) for run in runs]
 
 
 def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:
@@ -122,9 +166,10 @@ def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:
     seen: set[str] = set()
     for ref in refs:
         order = 0
-        for i, fragment in enumerate(ref.fragments):
-            last = i == len(ref.fragments) - 1
-            for sentence in _whole_sentences(ref, fragment.text, last):
+        runs = _contiguous(ref)
+        for i, text in enumerate(runs):
+            last = i == len(runs) - 1
+            for sentence in _whole_sentences(ref, text, last):
                 key = fold(sentence)
                 if len(sentence) < MIN_SENTENCE_CHARS or key in seen or _shouting(sentence):
                     continue

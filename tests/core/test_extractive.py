@@ -278,3 +278,49 @@ def test_a_date_ordered_answer_leads_with_the_holding_of_a_recent_tesis() -> Non
     refs = refs_for(make_hit(1, 0, text, anio=2026), make_hit(2, 0, "Otra suspensión."))
     answer = extractive_answer("suspensión provisional", refs, date_order="latest")
     assert answer.split("\n\n")[1].startswith("- «Criterio jurídico: La suspensión")
+
+
+def test_a_sentence_the_chunker_cut_at_a_semicolon_is_read_across_its_two_fragments() -> None:
+    refs = refs_for(
+        make_hit(
+            1, 0, "La Comisión no es autoridad cuando contrata el suministro con quien lo pide;"
+        ),
+        make_hit(1, 1, "por tanto, el amparo contra el corte del suministro es improcedente."),
+    )
+    answer = extractive_answer("¿Es la Comisión autoridad para el amparo?", refs)
+    assert "quien lo pide; por tanto, el amparo contra el corte" in answer
+    assert "lo pide;»" not in answer
+
+
+def test_a_fragment_ending_at_a_colon_is_not_quoted_as_whole_without_its_sequel() -> None:
+    refs = refs_for(
+        make_hit(1, 0, "El agua es un derecho humano. Sus garantías son las siguientes:"),
+        make_hit(1, 3, "Otra frase sobre el derecho humano al agua potable."),
+    )
+    answer = extractive_answer("garantías del derecho humano al agua", refs)
+    assert "las siguientes:»" not in answer
+
+
+def test_split_sentences_keeps_abbreviations_and_lines_broken_inside_a_sentence() -> None:
+    text = (
+        "Conforme a la jurisprudencia P./J. 9/2016, procede. Se impugnó el Acuerdo Núm. "
+        "A/018/2023 de la Comisión. El artículo 15o.\nde la Ley lo prevé.\nOtra línea."
+    )
+    assert split_sentences(text) == [
+        "Conforme a la jurisprudencia P./J. 9/2016, procede.",
+        "Se impugnó el Acuerdo Núm. A/018/2023 de la Comisión.",
+        "El artículo 15o. de la Ley lo prevé.",
+        "Otra línea.",
+    ]
+
+
+def test_the_case_of_a_recent_tesis_is_not_quoted_as_its_criterion() -> None:
+    text = (
+        "Hechos: Una persona sostuvo que la notificación surte efectos en días inhábiles. "
+        "Criterio jurídico: Los días en que el juzgado laboró a puerta cerrada son inhábiles "
+        "para la notificación. Justificación: Así lo exige la seguridad jurídica."
+    )
+    refs = refs_for(make_hit(1, 0, text, anio=2021))
+    answer = extractive_answer("¿La notificación surte efectos en días inhábiles?", refs)
+    assert "Criterio jurídico: Los días" in answer
+    assert "Hechos:" not in answer and "Una persona sostuvo" not in answer
