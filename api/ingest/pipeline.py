@@ -118,7 +118,8 @@ def ingest(
 
     ``generic`` reads a non-legal dated corpus (see ``api.ingest.generic``).
     """
-    sources = ((path.name, read_records(path)) for path in paths)
+    id_field = generic.id if generic else None
+    sources = ((path.name, read_records(path, id_field)) for path in paths)
     options = Options(today, batch_size, progress, generic)
     return ingest_sources(sources, store, embedder, options)
 
