@@ -24,14 +24,15 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+")
     ingest.add_argument("--quiet", action="store_true", help="No progress bar.")
     ingest.add_argument("--generic", action="store_true", help="A dated corpus, not tesis.")
-    ingest.add_argument("--id-field", default="id")
-    ingest.add_argument("--title-field", default="name")
-    ingest.add_argument("--text-field", default="description")
+    ingest.add_argument("--strict", action="store_true", help="Exit 1 when any record is rejected.")
+    ingest.add_argument("--id-field", help="Generic only: the id field (default: id).")
+    ingest.add_argument("--title-field", help="Generic only: the title field (default: name).")
+    ingest.add_argument("--text-field", help="Generic only: the text field (default: description).")
     ingest.add_argument(
         "--date-field",
         action="append",
-        help="Date field (repeatable): the first is the primary date; others as name[:role] "
-        "(role: created, updated, pushed), e.g. --date-field created_at "
+        help="Generic only. Date field (repeatable): the first is the primary date; others as "
+        "name[:role] (role: created, updated, pushed), e.g. --date-field created_at "
         "--date-field pushed_at:updated. Default: created_at.",
     )
     ingest.set_defaults(func=loading.cmd_ingest)
