@@ -68,6 +68,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         overlap_summary,
         sweep,
         to_json,
+        unknown_registros,
     )
     from api.services.short_questions import (
         format_short_scores,
@@ -88,16 +89,26 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         configs += sweep(
             args.weight or [settings.recency_weight], args.alpha or [settings.hybrid_alpha]
         )
+    labelled = {r for j in judgements for r in (*j.relevant, *j.current)}
+    rubros = services.store.get_tesis(sorted(labelled))
+    for question, missing in unknown_registros(judgements, set(rubros)).items():
+        print(
+            f"warning: {question}: labelled registros not in the store: "
+            f"{', '.join(map(str, missing))} (scored as misses)",
+            file=sys.stderr,
+        )
     rows = evaluate(services.search, judgements, configs, k=args.k)
-    rubros = services.store.get_tesis(sorted({r for j in judgements for r in j.relevant}))
     overlaps = {
         j.id: max(
-            rubro_overlap(set(analyze(j.query)), set(analyze(rubros[r].rubro)))
-            for r, g in j.relevant.items()
-            if g == max(j.relevant.values()) and r in rubros
+            (
+                rubro_overlap(set(analyze(j.query)), set(analyze(rubros[r].rubro)))
+                for r, g in j.relevant.items()
+                if g == max(j.relevant.values()) and r in rubros
+            ),
+            default=0.0,
         )
         for j in judgements
-        if j.relevant
+        if any(r in rubros for r in j.relevant)
     }
     short_scores = score_short_questions(services.search, short) if short else []
     services.close()
