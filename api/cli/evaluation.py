@@ -8,7 +8,7 @@ from pathlib import Path
 
 from api.cli.loading import ensure_loaded, missing_files
 from api.core.weight_policy import WEIGHT_RANGE, in_weight_range
-from api.settings import Settings
+from api.settings import PROJECT_ROOT, Settings
 
 
 def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
@@ -39,20 +39,32 @@ def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         services.close()
     feedback = " ".join(f"--feedback {f}" for f in args.feedback)
-    command = f"vigencia tune {args.queries} {feedback}".strip()
+    command = f"vigencia tune {_shown(Path(args.queries))} {feedback}".strip()
     text = report(result, command)
-    Path(args.report).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.report).write_text(text, encoding="utf-8")
+    # outputs go to the data directory unless named: never over a tracked file by default
+    report_path = Path(args.report) if args.report else settings.data_dir / "TUNE.md"
+    output = Path(args.output) if args.output else settings.data_dir / "tune.env"
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(text, encoding="utf-8")
     print(text)
+    print(f"wrote {report_path}", file=sys.stderr)
     if result.accepted:
-        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.output).write_text(snippet(result), encoding="utf-8")
-        print(f"wrote {args.output}", file=sys.stderr)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(snippet(result), encoding="utf-8")
+        print(f"wrote {output}", file=sys.stderr)
         return 0
     if result.weights:
         print("refused: the fit lowers test current@1; no snippet written", file=sys.stderr)
         return 1
     return 0
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the project when inside it (the report names no home directory)."""
+    try:
+        return str(path.resolve().relative_to(PROJECT_ROOT))
+    except ValueError:
+        return str(path)
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
