@@ -174,9 +174,12 @@ def cmd_import_notes(args: argparse.Namespace, settings: Settings) -> int:
         services.close()
     for problem in report.rejected:
         print(f"rejected: {problem}")
+    for problem in report.warnings:
+        print(f"warning: {problem}")
     print(
         f"imported {report.imported} notes ({report.in_corpus} about stored tesis, "
-        f"{report.unknown} about registros not in the store), rejected {len(report.rejected)}"
+        f"{report.unknown} about registros not in the store), {len(report.warnings)} with a "
+        f"warning; rejected {len(report.rejected)}"
     )
     return 0
 
