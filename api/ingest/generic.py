@@ -148,7 +148,9 @@ def parse_generic(
     tesis = Tesis(
         registro=registro,
         rubro=title,
-        texto=f"{text}\n\n{date_sentence(day, primary.role)}",
+        texto="\n\n".join(
+            p for p in (labels(extra, fields.text), text, date_sentence(day, primary.role)) if p
+        ),
         epoca="",
         anio=day.year,
         tipo="Aislada",
@@ -158,6 +160,27 @@ def parse_generic(
         extra=extra,
     )
     return Parsed(tesis, tuple(warnings))
+
+
+def labels(extra: tuple[tuple[str, Any], ...], text_field: str) -> str:
+    """The record's short labels as a sentence ("Language: Python. Owner: jakub."), written
+    into the text that is embedded and indexed: "the first Python project" names a language
+    that only the ``language`` field says (a word in fewer than three texts reads as a name,
+    the owner's, and leaves the topic). Not URLs, slugs or long values."""
+    return " ".join(
+        f"{key.replace('_', ' ').capitalize()}: {value}."
+        for key, value in extra
+        if key != text_field and isinstance(value, str) and _label(value)
+    )
+
+
+LABEL_CHARS = 40  # a language, a section, an author; longer values are prose, not labels
+
+
+def _label(value: str) -> bool:
+    if len(value) > LABEL_CHARS or "://" in value:
+        return False
+    return " " in value or not re.search(r"[-_/.@]", value)  # "py-ml-notebooks" is a slug
 
 
 def _scalar(value: object) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from api.ingest.generic import GenericFields
+from api.ingest.generic import GenericFields, labels
 from api.ingest.pipeline import ingest
 from api.store.embedded import EmbeddedStore
 from tests.fakes import FakeEmbedder
@@ -114,3 +114,15 @@ def test_dates_titles_and_ids_are_checked(tmp_path: Path) -> None:
     kept = store.get_tesis([11, 12, 13, 21])
     assert kept[11].dates == (("pushed_at", date(2021, 1, 1)),)
     assert kept[12].dates == kept[13].dates == kept[21].dates == ()
+
+
+def test_short_labels_are_written_into_the_text_urls_slugs_and_prose_are_not() -> None:
+    extra = (
+        ("language", "Python"),
+        ("owner", "Ana Ruiz"),
+        ("url", "https://github.com/jakub/x"),
+        ("slug", "final-de-liga"),
+        ("description", "A long description that is the record's own text."),
+        ("stars", 4),
+    )
+    assert labels(extra, "description") == "Language: Python. Owner: Ana Ruiz."
