@@ -49,7 +49,13 @@ class EmbedderError(RuntimeError):
 
 
 class LLMError(RuntimeError):
-    """The model could not answer (endpoint down, HTTP error, malformed reply)."""
+    """The model could not answer (endpoint down, HTTP error, malformed reply). ``public``:
+    what kind of failure, safe to show a client ("HTTP 500", "respuesta mal formada"); the
+    message, with the endpoint's words, is for the server log."""
+
+    def __init__(self, message: str, public: str = "") -> None:
+        super().__init__(message)
+        self.public = public
 
 
 class LLMTimeout(LLMError):
@@ -62,10 +68,13 @@ class LLMBusy(LLMError):
 
 def llm_failure(exc: LLMError) -> str:
     """What a client is told of a model failure, in Spanish and without its detail (an
-    upstream body can echo keys): "tiempo agotado", "modelo ocupado" or "error del modelo"."""
+    upstream body can echo keys): "tiempo agotado", "modelo ocupado" or "error del modelo",
+    with the kind of error when known ("error del modelo: HTTP 500")."""
     if isinstance(exc, LLMTimeout):
         return "tiempo agotado"
-    return "modelo ocupado" if isinstance(exc, LLMBusy) else "error del modelo"
+    if isinstance(exc, LLMBusy):
+        return "modelo ocupado"
+    return f"error del modelo: {exc.public}" if exc.public else "error del modelo"
 
 
 class JudgeFormatError(ValueError):

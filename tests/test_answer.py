@@ -157,6 +157,28 @@ def test_answer_carries_warnings_data_for_superseded_sources() -> None:
     assert "Vigencia: superada por 2006225" in answer.context
 
 
+def test_a_generated_answer_warns_when_it_cites_a_superseded_criterion() -> None:
+    superada = Validity("superada", por_registro=2006225, desde=date(2014, 4, 28))
+    refs = consolidate(
+        [
+            make_hit(2006225, 0, "Los criterios son vinculantes.", anio=2014),
+            make_hit(160584, 0, "Los criterios son orientadores.", anio=2011, status=superada),
+        ]
+    )
+    answer = Answerer(ScriptedLLM(["Son orientadores [2]."]), timeout=5).answer(QUESTION, refs)
+    assert answer.mode == "RAG"
+    assert any("cita [2]" in w and "superada por 2006225" in w for w in answer.warnings)
+    vigente = Answerer(ScriptedLLM(["Son vinculantes [1]."]), timeout=5).answer(QUESTION, refs)
+    assert vigente.warnings == ()
+
+
+def test_a_removed_phantom_citation_leaves_a_warning() -> None:
+    llm = ScriptedLLM(["La suspensión procede [1]. Además, la Corte lo reiteró en 2020 [9]."])
+    answer = Answerer(llm, timeout=5).answer(QUESTION, three_refs())
+    assert "[9]" not in answer.text
+    assert any("[9]" in w and "sin fuente" in w for w in answer.warnings)
+
+
 # Streaming (seed 001's order: references, deltas, citations; then the whole answer).
 
 

@@ -120,3 +120,21 @@ def test_the_blind_set_loads_and_uses_no_tesis_of_the_main_set(repo_root: Path) 
     assert len(blind) == 36 and {j.split for j in blind} == {"test"}  # never tuned on
     used = {r for j in main_set for r in (*j.current, *j.relevant)}
     assert not {r for j in blind for r in j.current} & used
+
+
+def test_eval_names_labelled_registros_missing_from_the_store_and_goes_on(
+    bundled: Services,
+    bundled_settings: Settings,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    queries = tmp_path / "unknown.jsonl"
+    queries.write_text(
+        '{"id": "q1", "query": "orden de aprehensión", "relevant": {"999999": 3}, '
+        '"current": [999999]}\n',
+        encoding="utf-8",
+    )
+    assert main(["eval", str(queries), "--json", "--short", ""], bundled_settings) == 0
+    out, err = capsys.readouterr()
+    assert "q1: labelled registros not in the store: 999999" in err
+    assert json.loads(out)["rubro_overlap"] == {}

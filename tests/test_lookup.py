@@ -106,3 +106,20 @@ def test_a_superseded_tesis_asked_for_by_name_is_answered_even_without_supersede
     data = run_query(bundled, CHAT, input=question)["chat"]
     assert [r["registro"] for r in data["references"]][:1] == [160584]
     assert not data["references"][0]["status"]["vigente"]
+
+
+def test_without_superseded_criteria_the_replacement_answers_a_question_worded_like_the_old(
+    bundled: Services,
+) -> None:
+    """160584 (2011) is worded like the question and lost force to 2006225 (2014), which was
+    on topic only beside it: with superseded criteria left out, 2006225 must still answer."""
+    question = (
+        "¿Los criterios de la Corte Interamericana cuando el Estado mexicano no fue parte "
+        "son orientadores?"
+    )
+    result = bundled.search.search(SearchRequest(query=question, top_k=5, include_superseded=False))
+    assert [d.hit.registro for d in result.discarded] == [160584]
+    assert result.hits[0].registro == 2006225 and result.hits[0].on_topic
+    data = run_query(bundled, CHAT, input={"question": question, "includeSuperseded": False})
+    chat = data["chat"]
+    assert [r["registro"] for r in chat["references"]][:1] == [2006225]

@@ -636,3 +636,20 @@ def test_a_longer_page_ranks_its_first_hits_as_a_shorter_one(
 def test_the_intent_names_the_topic_in_the_question_s_words(bundled: Services) -> None:
     data = search(bundled, query="¿Cuál fue el primer criterio sobre las órdenes de aprehensión?")
     assert data["intent"]["topicWords"] == ["órdenes", "aprehensión"]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was his first Python project?", 146692),  # flask-guestbook, 2015
+        ("¿Cuál es el repositorio de Python más reciente?", 718437),  # home-bot-sandbox, 2026
+    ],
+)
+def test_a_topic_only_a_field_says_narrows_a_date_order(
+    repos: Services, question: str, expected: int
+) -> None:
+    """Most Python repositories say so only in their ``language`` field: written into the
+    text as a label, "Python" is a subject, not a name in one description left out."""
+    data = search(repos, query=question, topK=3)
+    assert data["intent"]["mode"] == "date_sorted"
+    assert data["hits"][0]["registro"] == expected

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from api.cli.loading import ensure_loaded, missing_files
 from api.core.weight_policy import WEIGHT_RANGE, in_weight_range
-from api.settings import Settings
+from api.settings import PROJECT_ROOT, Settings
 
 
 def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
@@ -39,20 +39,32 @@ def cmd_tune(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         services.close()
     feedback = " ".join(f"--feedback {f}" for f in args.feedback)
-    command = f"vigencia tune {args.queries} {feedback}".strip()
+    command = f"vigencia tune {_shown(Path(args.queries))} {feedback}".strip()
     text = report(result, command)
-    Path(args.report).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.report).write_text(text, encoding="utf-8")
+    # outputs go to the data directory unless named: never over a tracked file by default
+    report_path = Path(args.report) if args.report else settings.data_dir / "TUNE.md"
+    output = Path(args.output) if args.output else settings.data_dir / "tune.env"
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(text, encoding="utf-8")
     print(text)
+    print(f"wrote {report_path}", file=sys.stderr)
     if result.accepted:
-        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.output).write_text(snippet(result), encoding="utf-8")
-        print(f"wrote {args.output}", file=sys.stderr)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(snippet(result), encoding="utf-8")
+        print(f"wrote {output}", file=sys.stderr)
         return 0
     if result.weights:
         print("refused: the fit lowers test current@1; no snippet written", file=sys.stderr)
         return 1
     return 0
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the project when inside it (the report names no home directory)."""
+    try:
+        return str(path.resolve().relative_to(PROJECT_ROOT))
+    except ValueError:
+        return str(path)
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -68,6 +80,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         overlap_summary,
         sweep,
         to_json,
+        unknown_registros,
     )
     from api.services.short_questions import (
         format_short_scores,
@@ -88,16 +101,26 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         configs += sweep(
             args.weight or [settings.recency_weight], args.alpha or [settings.hybrid_alpha]
         )
+    labelled = {r for j in judgements for r in (*j.relevant, *j.current)}
+    rubros = services.store.get_tesis(sorted(labelled))
+    for question, missing in unknown_registros(judgements, set(rubros)).items():
+        print(
+            f"warning: {question}: labelled registros not in the store: "
+            f"{', '.join(map(str, missing))} (scored as misses)",
+            file=sys.stderr,
+        )
     rows = evaluate(services.search, judgements, configs, k=args.k)
-    rubros = services.store.get_tesis(sorted({r for j in judgements for r in j.relevant}))
     overlaps = {
         j.id: max(
-            rubro_overlap(set(analyze(j.query)), set(analyze(rubros[r].rubro)))
-            for r, g in j.relevant.items()
-            if g == max(j.relevant.values()) and r in rubros
+            (
+                rubro_overlap(set(analyze(j.query)), set(analyze(rubros[r].rubro)))
+                for r, g in j.relevant.items()
+                if g == max(j.relevant.values()) and r in rubros
+            ),
+            default=0.0,
         )
         for j in judgements
-        if j.relevant
+        if any(r in rubros for r in j.relevant)
     }
     short_scores = score_short_questions(services.search, short) if short else []
     services.close()

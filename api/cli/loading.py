@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 import time
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from api.core.models import IngestReport
 from api.settings import Settings
 
 if TYPE_CHECKING:
+    from api.ingest.generic import GenericFields
     from api.services.container import Services
 
 
@@ -43,16 +45,52 @@ def _progress(total: int | None) -> object:
 
 
 def _count_lines(paths: Sequence[Path]) -> int | None:
-    """Records to expect, for the progress bar (CSV: minus the header)."""
+    """Records to expect, for the progress bar (CSV: rows, not physical lines, minus the
+    header)."""
     total = 0
     try:
         for path in paths:
-            with path.open(encoding="utf-8") as handle:
-                total += sum(1 for line in handle if line.strip())
-            total -= 1 if path.suffix.lower() == ".csv" else 0
-    except (OSError, UnicodeDecodeError):
+            with path.open(encoding="utf-8-sig", newline="") as handle:
+                if path.suffix.lower() == ".csv":
+                    total += max(sum(1 for row in csv.reader(handle) if row) - 1, 0)
+                else:
+                    total += sum(1 for line in handle if line.strip())
+    except (OSError, UnicodeDecodeError, csv.Error):
         return None
     return total
+
+
+GENERIC_ONLY = ("id_field", "title_field", "text_field", "date_field")
+
+
+def _generic_fields(args: argparse.Namespace) -> GenericFields | None:
+    """The generic fields asked for, None without ``--generic``; ValueError when a generic-only
+    option comes without it (it would be ignored)."""
+    from api.ingest.generic import GenericFields
+
+    if not args.generic:
+        given = [f"--{n.replace('_', '-')}" for n in GENERIC_ONLY if getattr(args, n)]
+        if given:
+            raise ValueError(f"{', '.join(given)} only apply with --generic")
+        return None
+    return GenericFields.of(
+        args.id_field or "id",
+        args.title_field or "name",
+        args.text_field or "description",
+        args.date_field or ["created_at"],
+    )
+
+
+def _once(paths: Sequence[Path]) -> list[Path]:
+    """``paths`` without repeats (the same file given twice is read once, and said so)."""
+    seen: dict[Path, Path] = {}
+    for path in paths:
+        key = path.resolve()
+        if key in seen:
+            print(f"note: {path} given twice; read once", file=sys.stderr)
+            continue
+        seen[key] = path
+    return list(seen.values())
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
@@ -62,17 +100,16 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     paths = [Path(p) for p in args.paths]
     if missing_files(paths):
         return 2
+    try:
+        generic = _generic_fields(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    paths = _once(paths)
     services = Services.build(settings)
     started_at = datetime.now()
     started = time.perf_counter()
     progress = None if args.quiet else _progress(_count_lines(paths))
-    generic = None
-    if args.generic:
-        from api.ingest.generic import GenericFields
-
-        generic = GenericFields.of(
-            args.id_field, args.title_field, args.text_field, args.date_field or ["created_at"]
-        )
     report = ingest(paths, services.store, services.embedder, progress=progress, generic=generic)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - started
     if not args.quiet:
@@ -89,7 +126,21 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         f"report: {report_path}"
     )
     services.close()
-    return _accounted(report)
+    return max(_accounted(report), _verdict(report, args.strict))
+
+
+def _verdict(report: IngestReport, strict: bool) -> int:
+    """1 when nothing was stored (nor already there) and something was rejected, or with
+    ``strict`` when anything was rejected; else 0."""
+    if not report.rejected:
+        return 0
+    if report.stored + report.unchanged == 0:
+        print(f"error: nothing stored: all {len(report.rejected)} rejected", file=sys.stderr)
+        return 1
+    if strict:
+        print(f"error: {len(report.rejected)} rejected (--strict)", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _accounted(report: IngestReport) -> int:
@@ -123,9 +174,12 @@ def cmd_import_notes(args: argparse.Namespace, settings: Settings) -> int:
         services.close()
     for problem in report.rejected:
         print(f"rejected: {problem}")
+    for problem in report.warnings:
+        print(f"warning: {problem}")
     print(
         f"imported {report.imported} notes ({report.in_corpus} about stored tesis, "
-        f"{report.unknown} about registros not in the store), rejected {len(report.rejected)}"
+        f"{report.unknown} about registros not in the store), {len(report.warnings)} with a "
+        f"warning; rejected {len(report.rejected)}"
     )
     return 0
 

@@ -24,14 +24,15 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+")
     ingest.add_argument("--quiet", action="store_true", help="No progress bar.")
     ingest.add_argument("--generic", action="store_true", help="A dated corpus, not tesis.")
-    ingest.add_argument("--id-field", default="id")
-    ingest.add_argument("--title-field", default="name")
-    ingest.add_argument("--text-field", default="description")
+    ingest.add_argument("--strict", action="store_true", help="Exit 1 when any record is rejected.")
+    ingest.add_argument("--id-field", help="Generic only: the id field (default: id).")
+    ingest.add_argument("--title-field", help="Generic only: the title field (default: name).")
+    ingest.add_argument("--text-field", help="Generic only: the text field (default: description).")
     ingest.add_argument(
         "--date-field",
         action="append",
-        help="Date field (repeatable): the first is the primary date; others as name[:role] "
-        "(role: created, updated, pushed), e.g. --date-field created_at "
+        help="Generic only. Date field (repeatable): the first is the primary date; others as "
+        "name[:role] (role: created, updated, pushed), e.g. --date-field created_at "
         "--date-field pushed_at:updated. Default: created_at.",
     )
     ingest.set_defaults(func=loading.cmd_ingest)
@@ -81,15 +82,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="Fit the recency weight and alpha per materia (dev split + feedback), check them "
         "on the test split, and write a settings snippet unless test current@1 drops.",
     )
-    tune_cmd.add_argument("queries", nargs="?", default="data/eval/queries.jsonl")
+    tune_cmd.add_argument(
+        "queries",
+        nargs="?",
+        default=str(PROJECT_ROOT / "data" / "eval" / "queries.jsonl"),
+        help="Labelled questions (default: the shipped set).",
+    )
     tune_cmd.add_argument(
         "--feedback", action="append", default=[], help="JSONL from `vigencia log export-feedback`."
     )
     tune_cmd.add_argument("--weight", type=float, action="append", help="Weights of the grid.")
     tune_cmd.add_argument("--alpha", type=float, action="append", help="Alphas of the grid.")
     tune_cmd.add_argument("--min-questions", type=int, default=3)
-    tune_cmd.add_argument("--output", "-o", default="var/tune.env", help="Settings snippet.")
-    tune_cmd.add_argument("--report", default="docs/TUNE.md", help="Markdown report.")
+    tune_cmd.add_argument(
+        "--output", "-o", help="Settings snippet (default: tune.env in VIGENCIA_DATA_DIR)."
+    )
+    tune_cmd.add_argument(
+        "--report",
+        help="Markdown report (default: TUNE.md in VIGENCIA_DATA_DIR; give docs/TUNE.md to "
+        "update the shipped one).",
+    )
     tune_cmd.set_defaults(func=evaluating.cmd_tune)
 
     notes = sub.add_parser("import-notes", help="Import SJF validity notes (JSON).")

@@ -150,8 +150,12 @@ def cmd_log_export_feedback(args: argparse.Namespace, settings: Settings) -> int
         log.close()
     text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            print(f"error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return 2
         print(f"wrote {len(lines)} labelled queries to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -32,6 +32,7 @@ from api.core.text import analyze, fold
 from api.core.validity import describe
 
 HEADER = "Respuesta extractiva (sin modelo de lenguaje)"
+CUT_MARK = "[texto incompleto en la fuente]"
 _HOLDING = "criterio juridico"  # folded: how Undécima and Duodécima Época tesis state it
 DateOrder = Literal["earliest", "latest"]
 # What reference [1] of a date-ordered answer is, for tesis and for a generic corpus's records.
@@ -194,6 +195,14 @@ def _date_said(ref: Reference) -> str:
     return ref.fecha.strftime("%d/%m/%Y") if ref.fecha else str(ref.anio)
 
 
+def _same_date(ref: Reference, first: Reference) -> bool:
+    """Whether the sources cannot tell ``ref`` and ``first`` apart by date: the same day, or
+    the same year when either carries only its year."""
+    if ref.fecha is None or first.fecha is None:
+        return ref.anio == first.anio
+    return ref.fecha == first.fecha
+
+
 def _quote(sentence: _Sentence) -> str:
     return f"- «{_shorten(sentence.text)}» {_source(sentence.ref)}"
 
@@ -303,7 +312,7 @@ def extractive_answer(
             f"{title}: {first.marker} es {which} sobre el tema; después, las frases que mejor "
             "coinciden con la pregunta."
         )
-        if tied := [r.marker for r in refs[1:] if r.sort_date == first.sort_date]:
+        if tied := [r.marker for r in refs[1:] if _same_date(r, first)]:
             # a year-only date ties: no wording of the question should pass for an order
             intro += (
                 f" Con la misma fecha ({_date_said(first)}): {', '.join(tied)}; la fuente no "
@@ -334,7 +343,10 @@ def transcription(refs: Sequence[Reference], llm_error: str | None = None) -> st
         "íntegro de cada tesis)."
     ]
     for ref in refs:
-        body = neutralize("\n".join(f.text for f in ref.fragments))
+        # the rubro is the title line; a partial tesis says where its source stops
+        body = neutralize("\n".join(_body(ref, f.text).strip() for f in ref.fragments))
+        if ref.partial:
+            body = f"{body} {CUT_MARK}"
         source = f"({ref.epoca}, {ref.anio}, registro {ref.registro})"
         title = f"{ref.marker} {neutralize(ref.rubro)} {source}"
         parts.append(f"{title}\n{body}")

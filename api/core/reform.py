@@ -219,30 +219,37 @@ def apply_same_point_rules(
     from the cutoff year on is on the same point (``same_point(old, newer)``); otherwise it
     stays where relevance put it, with a ``warning``. Off-topic hits are left alone. Hits are
     read in order until ``top_k`` are kept, so discards never shorten the page; ``discarded``
-    lists those read on the way.
+    lists those read on the way. A tesis is set aside whole: when one of its passages is on the
+    same point as a newer criterion, so is the tesis, whichever of its passages ranks.
     """
     cutoff = config.cutoff(materia)
     newer_pool = [h for h in hits if h.on_topic and not h.passage.generic]
+    set_aside: dict[int, str] = {}  # registro -> why
+    for hit in hits:
+        verdict = discard_reason(hit, materia, cutoff, config) if hit.on_topic else None
+        if verdict is None or hit.registro in set_aside:
+            continue
+        year = _cutoff_for(hit, materia, cutoff, config)
+        newer = next((n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)), None)
+        if newer is not None:
+            set_aside[hit.registro] = (
+                f"{verdict.reason}; criterio posterior sobre el mismo punto: "
+                f"registro {newer.registro} ({newer.passage.anio})"
+            )
     kept: list[Hit] = []
     discarded: list[Discarded] = []
     for hit in hits:
         if len(kept) >= top_k:
             break
-        verdict = discard_reason(hit, materia, cutoff, config) if hit.on_topic else None
-        if verdict is None:
+        verdict = discard_reason(hit, materia, cutoff, config)
+        if hit.registro in set_aside and verdict is not None:
+            discarded.append(Discarded(hit, verdict.code, set_aside[hit.registro]))
+        elif verdict is not None and hit.on_topic:
+            kept.append(
+                dataclasses.replace(hit, warning=warning_for(verdict.code, materia, cutoff))
+            )
+        else:
             kept.append(hit)
-            continue
-        year = _cutoff_for(hit, materia, cutoff, config)
-        newer = next((n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)), None)
-        if newer is None:
-            warning = warning_for(verdict.code, materia, cutoff)
-            kept.append(dataclasses.replace(hit, warning=warning))
-            continue
-        reason = (
-            f"{verdict.reason}; criterio posterior sobre el mismo punto: "
-            f"registro {newer.registro} ({newer.passage.anio})"
-        )
-        discarded.append(Discarded(hit, verdict.code, reason))
     renumbered = [h.ranked(i, h.rank_without_recency) for i, h in enumerate(kept, start=1)]
     applied = bool(discarded) or any(h.warning for h in kept)
     return RerankOutcome(renumbered, discarded, cutoff, applied)

@@ -25,13 +25,14 @@ DOCUMENT_NOUNS = frozenset(
         "resolución sentencia documento documentos registro registros cuál cuáles fue fueron "
         "emitido emitida publicado publicada dictado dictada sobre tema corte "
         "repo repos project projects proyecto proyectos "
+        "noticia noticias nota notas news story stories post posts "  # a news or blog corpus
         "which what was were is are there ever document documents record records "
         "created made ruling rulings decision decisions holding holdings judgment judgments "
         "criterion criteria precedent case cases court courts supreme mexican "
         "thesis theses rule rules ruled corpus colección semanario acervo "
         # words naming which date (api.core.date_fields), not what the record is about
         "commit commits push pushed update updated actualizado actualizados actualizó "
-        "touched touch"
+        "touched touch last"
     )
 )
 # Words that ask, point or intensify, and the platform a corpus lives on: never a topic.
@@ -66,6 +67,8 @@ _HOW_LONG = re.compile(
 # "positi"; "repositorio" and "reposición"; "author" and "authority"): taken out as whole words.
 _WHOLE_DOCUMENT_NOUNS = re.compile(
     r"\b(?:positions?|repositor(?:y|ies|io|ios)|authors?|autor(?:es)?)\b"  # on folded text
+    # a news corpus's "el primer artículo publicado", not "el artículo 27" or "article 14"
+    r"|\b(?:articulos?|articles?)\b(?!\s+\d)"
     r"|\bposturas?\b(?!\s+legal)"  # "la postura más nueva", not an auction's "postura legal"
 )
 # Words around the topic that only point at it: a relative clause ("la tesis más nueva que

@@ -35,7 +35,10 @@ class ChatPayload:
     system_prompt: str
     context: str
     warnings: list[str] = strawberry.field(
-        description="What a reader must know, e.g. that the answer cites no reference."
+        description=(
+            "What a reader must know: the answer cites no reference, the model cited "
+            "references that do not exist, or a generated answer cites a superseded criterion."
+        )
     )
     abstained: bool = strawberry.field(
         description="Nothing in the corpus answers: the answer says so and cites nothing."

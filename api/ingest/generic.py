@@ -19,7 +19,8 @@ from datetime import date, datetime
 from typing import Any
 
 from api.core.date_fields import DateField
-from api.core.models import Rejection, Tesis
+from api.core.models import IngestWarning, Rejection, Tesis
+from api.errors import InvalidField
 from api.ingest.records import MIN_YEAR, Parsed
 
 
@@ -77,42 +78,70 @@ def date_sentence(day: date, role: str) -> str:
 
 
 def _parse_date(value: object) -> date:
-    text = str(value).strip()
+    """An ISO date or date-time (``Z`` or an offset allowed); anything after it is refused."""
+    if not isinstance(value, str):
+        raise ValueError(f"not an ISO date: {value!r}")
+    return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).date()
+
+
+def _text(raw: dict[str, Any], key: str) -> str:
+    value = raw.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidField(key, f"expected text, got {type(value).__name__}: {value!r:.60}")
+    return value.strip()
+
+
+def _date(raw: dict[str, Any], name: str, today: date) -> date:
+    """The date in field ``name``; InvalidField when missing, not ISO or out of range."""
+    value = raw.get(name)
+    if value in (None, ""):
+        raise InvalidField(name, "missing")
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
+        day = _parse_date(value)
     except ValueError:
-        return date.fromisoformat(text[:10])
+        raise InvalidField(name, f"not an ISO date: {value!r}") from None
+    if not MIN_YEAR <= day.year <= today.year + 1:
+        raise InvalidField(name, f"{day.year} is outside {MIN_YEAR}..{today.year + 1}")
+    return day
 
 
 def parse_generic(
     raw: dict[str, Any], source: str, line: int, today: date, fields: GenericFields
 ) -> Parsed | Rejection:
-    label = str(raw.get(fields.id)) if raw.get(fields.id) not in (None, "") else None
-
-    def reject(field: str, reason: str) -> Rejection:
-        return Rejection(source, line, label, field, reason)
-
-    if label is None or not re.fullmatch(r"\d{1,12}", label):
-        return reject(fields.id, f"not a positive integer id: {raw.get(fields.id)!r}")
-    title = str(raw.get(fields.title) or "").strip()
-    if not title:
-        return reject(fields.title, "missing or empty")
-    primary = fields.primary
-    if raw.get(primary.name) in (None, ""):
-        return reject(primary.name, "missing")
+    """Validate one generic record. A bad secondary date leaves that date out with a warning
+    (the record itself is good); a missing one is simply absent."""
+    value = raw.get(fields.id)
+    label = None if value in (None, "") else str(value)
     try:
-        day = _parse_date(raw[primary.name])
-    except ValueError:
-        return reject(primary.name, f"not an ISO date: {raw[primary.name]!r}")
-    if not MIN_YEAR <= day.year <= today.year + 1:
-        return reject(primary.name, f"{day.year} is outside {MIN_YEAR}..{today.year + 1}")
+        if isinstance(value, bool) or label is None or not re.fullmatch(r"\d{1,12}", label):
+            raise InvalidField(
+                fields.id,
+                f"not a positive integer id: {value!r} (generic ids must be whole numbers "
+                "of up to 12 digits, not slugs or UUIDs)",
+            )
+        registro = int(label)
+        if registro <= 0:
+            raise InvalidField(fields.id, f"not a positive integer id: {value!r}")
+        title = _text(raw, fields.title)
+        if not title:
+            raise InvalidField(fields.title, "missing or empty")
+        primary = fields.primary
+        day = _date(raw, primary.name, today)
+        text = _text(raw, fields.text) or title
+    except InvalidField as err:
+        return Rejection(source, line, label, err.field, err.reason)
     dates: list[tuple[str, date]] = []
+    warnings: list[IngestWarning] = []
     for other in fields.others:
+        if raw.get(other.name) in (None, ""):
+            continue
         try:
-            dates.append((other.name, _parse_date(raw[other.name])))
-        except (KeyError, ValueError, TypeError):
-            continue  # a missing or bad secondary date only leaves that date out
-    text = str(raw.get(fields.text) or "").strip() or title
+            dates.append((other.name, _date(raw, other.name, today)))
+        except InvalidField as err:
+            reason = f"{err.reason}; left out"
+            warnings.append(IngestWarning(source, line, registro, err.field, reason))
     used = {fields.id, fields.title, primary.name, *(f.name for f in fields.others)}
     extra = tuple(
         (key, value.strip() if isinstance(value, str) else value)
@@ -120,9 +149,11 @@ def parse_generic(
         if key not in used and _scalar(value)
     )
     tesis = Tesis(
-        registro=int(label),
+        registro=registro,
         rubro=title,
-        texto=f"{text}\n\n{date_sentence(day, primary.role)}",
+        texto="\n\n".join(
+            p for p in (labels(extra, fields.text), text, date_sentence(day, primary.role)) if p
+        ),
         epoca="",
         anio=day.year,
         tipo="Aislada",
@@ -131,7 +162,28 @@ def parse_generic(
         date_roles=tuple((f.name, f.role) for f in fields.others),
         extra=extra,
     )
-    return Parsed(tesis, ())
+    return Parsed(tesis, tuple(warnings))
+
+
+def labels(extra: tuple[tuple[str, Any], ...], text_field: str) -> str:
+    """The record's short labels as a sentence ("Language: Python. Owner: jakub."), written
+    into the text that is embedded and indexed: "the first Python project" names a language
+    that only the ``language`` field says (a word in fewer than three texts reads as a name,
+    the owner's, and leaves the topic). Not URLs, slugs or long values."""
+    return " ".join(
+        f"{key.replace('_', ' ').capitalize()}: {value}."
+        for key, value in extra
+        if key != text_field and isinstance(value, str) and _label(value)
+    )
+
+
+LABEL_CHARS = 40  # a language, a section, an author; longer values are prose, not labels
+
+
+def _label(value: str) -> bool:
+    if len(value) > LABEL_CHARS or "://" in value:
+        return False
+    return " " in value or not re.search(r"[-_/.@]", value)  # "py-ml-notebooks" is a slug
 
 
 def _scalar(value: object) -> bool:

@@ -75,8 +75,18 @@ def runaway_reason(cells: list[str], span: list[str], width: int) -> str | None:
     return None
 
 
+def _open_at_end(span: list[str]) -> bool:
+    """True when ``span`` (the last row of a file) ends inside a quoted field."""
+    try:
+        for _ in csv.reader(iter(span), strict=True):
+            pass
+    except csv.Error as exc:
+        return "end of data" in str(exc)
+    return False
+
+
 def _csv_rows(lines: list[str]) -> Iterator[tuple[int, list[str]] | Rejection]:
-    """``(last line, cells)`` per row; a quote left open is reported at the line where it
+    """``(first line, cells)`` per row; a quote left open is reported at the line where it
     opens and reading starts again on the next line, so no row after it is lost."""
     header: list[str] | None = None
     start = 0
@@ -94,6 +104,16 @@ def _csv_rows(lines: list[str]) -> Iterator[tuple[int, list[str]] | Rejection]:
                 if not cells and len(span) == 1:
                     continue
                 reason = runaway_reason(cells, span, len(header))
+                if reason is None and start + done == len(lines) and _open_at_end(span):
+                    yield Rejection(
+                        "",
+                        first + 1,
+                        cells[0][:20] if cells else None,
+                        "row",
+                        "a quote opened in this row is not closed before the end of the file: "
+                        "the file looks cut (truncated?)",
+                    )
+                    return
                 if reason is not None:
                     yield Rejection(
                         "",
@@ -105,7 +125,7 @@ def _csv_rows(lines: list[str]) -> Iterator[tuple[int, list[str]] | Rejection]:
                     )
                     start = first + 1
                     break
-                yield start + done, cells
+                yield first + 1, cells
             else:
                 return
         except csv.Error as exc:
@@ -114,11 +134,35 @@ def _csv_rows(lines: list[str]) -> Iterator[tuple[int, list[str]] | Rejection]:
             start = max(line, start + 1)
 
 
-def _read_csv(path: Path) -> Iterator[RawRecord | Rejection]:
+def _not_utf8(source: str, line: int, record: dict[str, Any], id_key: str) -> Rejection:
+    """Name the record (its id, when readable) and the first field that is not UTF-8."""
+    field = next(
+        (k for k, v in record.items() if isinstance(v, str) and _UNDECODABLE.search(v)),
+        "encoding",
+    )
+    value = record.get(id_key)
+    label = str(value) if isinstance(value, int | str) and value != "" else None
+    if label is not None and _UNDECODABLE.search(label):
+        label = None
+    reason = f"{NOT_UTF8} (Latin-1 or Windows-1252?): re-save the file as UTF-8"
+    return Rejection(source, line, label, _printable(field), reason)
+
+
+def _printable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _read_csv(path: Path, id_key: str | None) -> Iterator[RawRecord | Rejection]:
+    """Rows of a CSV file: mapped from the bj.scjn.gob.mx export columns when ``id_key`` is
+    None, else as they are (a generic corpus, ``id_key`` its id column)."""
     source = path.name
+    header_id = id_key or "id"
     # utf-8-sig: spreadsheet exports often start with a byte-order mark
     with path.open(encoding="utf-8-sig", errors="surrogateescape", newline="") as handle:
         lines = list(handle)
+    if not any(line.strip() for line in lines):
+        yield Rejection(source, 1, None, "file", "the file is empty (no header, no rows)")
+        return
     fieldnames: list[str] | None = None
     for item in _csv_rows(lines):
         if isinstance(item, Rejection):
@@ -127,40 +171,52 @@ def _read_csv(path: Path) -> Iterator[RawRecord | Rejection]:
         line, cells = item
         if fieldnames is None:
             fieldnames = cells
-            if "id" not in fieldnames:
-                yield Rejection(source, 1, None, "header", "CSV without an 'id' column")
+            if header_id not in fieldnames:
+                yield Rejection(source, 1, None, "header", f"CSV without an {header_id!r} column")
                 return
-            continue
-        if any(_UNDECODABLE.search(v) for v in cells):
-            yield Rejection(source, line, None, "encoding", NOT_UTF8)
             continue
         row: dict[str, str | None] = dict.fromkeys(fieldnames)
         row.update(zip(fieldnames, cells, strict=False))
-        if len(cells) > len(fieldnames):  # more cells than header columns
-            yield Rejection(source, line, row.get("id"), "row", "more cells than columns")
+        if any(_UNDECODABLE.search(v) for v in cells):
+            yield _not_utf8(source, line, dict(row), header_id)
             continue
-        yield line, _from_bj_csv(row)
-    if fieldnames is None:
-        yield Rejection(source, 1, None, "header", "CSV without an 'id' column")
+        if len(cells) > len(fieldnames):  # more cells than header columns
+            yield Rejection(source, line, row.get(header_id), "row", "more cells than columns")
+            continue
+        if len(cells) < len(fieldnames):  # a row cut short: its last cells would be wrong
+            yield Rejection(
+                source,
+                line,
+                row.get(header_id),
+                "row",
+                f"row has {len(cells)} of {len(fieldnames)} columns: truncated?",
+            )
+            continue
+        yield line, (_from_bj_csv(row) if id_key is None else dict(row))
 
 
-def read_records(path: Path) -> Iterator[RawRecord | Rejection]:
-    """Yield ``(line, record)`` per record, or a ``Rejection`` for a line that is not a record."""
+def read_records(path: Path, generic_id: str | None = None) -> Iterator[RawRecord | Rejection]:
+    """Yield ``(line, record)`` per record, or a ``Rejection`` for a line that is not a record.
+
+    ``generic_id``: the id field of a generic corpus; its CSV columns are then kept as they
+    are instead of being read as a bj.scjn.gob.mx export.
+    """
     source = path.name
     if path.suffix.lower() == ".csv":
-        yield from _read_csv(path)
+        yield from _read_csv(path, generic_id)
         return
+    id_key = generic_id or "registro"
     # utf-8-sig: a byte-order mark before the first record is not part of it
     with path.open(encoding="utf-8-sig", errors="surrogateescape") as handle:
         for line, text in enumerate(handle, start=1):
             if not text.strip():
                 continue
-            if _UNDECODABLE.search(text):
-                yield Rejection(source, line, None, "encoding", NOT_UTF8)
-                continue
             try:
                 record = json.loads(text)
             except json.JSONDecodeError as exc:
+                if _UNDECODABLE.search(text):
+                    yield _not_utf8(source, line, {}, id_key)
+                    continue
                 yield Rejection(source, line, None, "json", f"invalid JSON: {exc.msg}")
                 continue
             except ValueError:  # an integer beyond int(str)'s digit limit
@@ -168,6 +224,9 @@ def read_records(path: Path) -> Iterator[RawRecord | Rejection]:
                 continue
             except RecursionError:
                 yield Rejection(source, line, None, "json", "nested too deeply")
+                continue
+            if _UNDECODABLE.search(text):
+                yield _not_utf8(source, line, record if isinstance(record, dict) else {}, id_key)
                 continue
             if not isinstance(record, dict):
                 yield Rejection(source, line, None, "json", "not a JSON object")

@@ -31,9 +31,23 @@ def fingerprint(tesis: Tesis, model_id: str) -> str:
 Source = tuple[str, Iterable[RawRecord | Rejection]]
 
 
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A valid record and where it was read (to name it in a later rejection)."""
+
+    source: str
+    line: int
+    tesis: Tesis
+
+
+def kind(tesis: Tesis) -> str:
+    """'tesis' or 'generic record': a generic record has no época."""
+    return "tesis" if tesis.epoca else "generic record"
+
+
 def _valid_tesis(
     sources: Iterable[Source], report: IngestReport, today: date, generic: GenericFields | None
-) -> Iterator[Tesis]:
+) -> Iterator[Located]:
     first_seen: dict[int, tuple[str, int]] = {}
     for name, items in sources:
         for item in items:
@@ -66,11 +80,11 @@ def _valid_tesis(
                 continue
             first_seen[registro] = (name, line)
             report.warnings.extend(parsed.warnings)
-            yield parsed.tesis
+            yield Located(name, line, parsed.tesis)
 
 
-def _batches(items: Iterator[Tesis], size: int) -> Iterator[list[Tesis]]:
-    batch: list[Tesis] = []
+def _batches(items: Iterator[Located], size: int) -> Iterator[list[Located]]:
+    batch: list[Located] = []
     for item in items:
         batch.append(item)
         if len(batch) == size:
@@ -104,7 +118,8 @@ def ingest(
 
     ``generic`` reads a non-legal dated corpus (see ``api.ingest.generic``).
     """
-    sources = ((path.name, read_records(path)) for path in paths)
+    id_field = generic.id if generic else None
+    sources = ((path.name, read_records(path, id_field)) for path in paths)
     options = Options(today, batch_size, progress, generic)
     return ingest_sources(sources, store, embedder, options)
 
@@ -130,10 +145,14 @@ def ingest_sources(
     report = IngestReport()
     valid = _valid_tesis(sources, report, today or date.today(), options.generic)
     for batch in _batches(valid, batch_size):
-        prints = {t.registro: fingerprint(t, embedder.model_id) for t in batch}
+        prints = {r.tesis.registro: fingerprint(r.tesis, embedder.model_id) for r in batch}
         stored = store.fingerprints(list(prints))
-        changed = [t for t in batch if stored.get(t.registro) != prints[t.registro]]
-        report.unchanged += len(batch) - len(changed)
+        updates = [r for r in batch if stored.get(r.tesis.registro) != prints[r.tesis.registro]]
+        report.unchanged += len(batch) - len(updates)
+        clashes = _kind_clashes([r for r in updates if r.tesis.registro in stored], store)
+        report.rejected.extend(clashes)
+        refused = {int(str(c.registro)) for c in clashes}
+        changed = [r.tesis for r in updates if r.tesis.registro not in refused]
         chunked = [(t, chunk_tesis(t)) for t in changed]
         texts = [embedding_text(t.rubro, c) for t, chunks in chunked for c in chunks]
         if not texts:
@@ -157,6 +176,25 @@ def ingest_sources(
         if progress:
             progress(report)
     return report
+
+
+def _kind_clashes(updates: Sequence[Located], store: VectorStore) -> list[Rejection]:
+    """A rejection per record that would replace a stored record of the other kind (a generic
+    record over a tesis, or the reverse): ids of two corpora may collide, and the stored one
+    must not be lost."""
+    if not updates:
+        return []
+    current = store.get_tesis([r.tesis.registro for r in updates])
+    clashes = []
+    for r in updates:
+        old = current.get(r.tesis.registro)
+        if old is not None and kind(old) != kind(r.tesis):
+            reason = (
+                f"{r.tesis.registro} is already stored as a {kind(old)}; a {kind(r.tesis)} "
+                "does not replace it (give it another id, or delete the stored one first)"
+            )
+            clashes.append(Rejection(r.source, r.line, str(r.tesis.registro), "registro", reason))
+    return clashes
 
 
 def write_report(report: IngestReport, directory: Path, started_at: datetime | None = None) -> Path:

@@ -22,6 +22,9 @@ from api.llm.base import Message
 from api.llm.openai_http import OpenAIEndpoint
 
 _ERROR_EXCERPT = 300
+# What a client is told of a failure (the message, with the endpoint's words, is logged only).
+UNREACHABLE = "sin conexión con el modelo"
+MALFORMED = "respuesta mal formada"
 
 
 class OpenAIChat:
@@ -65,11 +68,11 @@ class OpenAIChat:
         except httpx.TimeoutException as exc:
             raise LLMTimeout(f"chat endpoint timed out after {limit:g} s") from exc
         except httpx.HTTPError as exc:
-            raise LLMError(f"chat endpoint failed: {exc}") from exc
+            raise LLMError(f"chat endpoint failed: {exc}", UNREACHABLE) from exc
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
-            raise LLMError(f"malformed chat reply: {exc!r}") from exc
+            raise LLMError(f"malformed chat reply: {exc!r}", MALFORMED) from exc
         if content is not None and not isinstance(content, str):
-            raise LLMError(f"malformed chat reply: content is {type(content).__name__}")
+            raise LLMError(f"malformed chat reply: content is {type(content).__name__}", MALFORMED)
         return content or ""
 
     def stream(self, messages: list[Message], timeout: float | None = None) -> Iterator[str]:
@@ -93,13 +96,16 @@ class OpenAIChat:
         except httpx.TimeoutException as exc:
             raise LLMTimeout(f"chat endpoint timed out after {limit:g} s") from exc
         except httpx.HTTPError as exc:
-            raise LLMError(f"chat endpoint failed: {exc}") from exc
+            raise LLMError(f"chat endpoint failed: {exc}", UNREACHABLE) from exc
 
 
 def _raise_for_status(response: httpx.Response) -> None:
     if response.status_code >= 400:
         body = response.text[:_ERROR_EXCERPT]
-        raise LLMError(f"chat endpoint answered HTTP {response.status_code}: {body}")
+        raise LLMError(
+            f"chat endpoint answered HTTP {response.status_code}: {body}",
+            f"HTTP {response.status_code}",
+        )
 
 
 def _sse_piece(line: str) -> str | None:
@@ -112,14 +118,14 @@ def _sse_piece(line: str) -> str | None:
     try:
         event = json.loads(data)
     except ValueError as exc:
-        raise LLMError(f"malformed stream event: {data[:_ERROR_EXCERPT]!r}") from exc
+        raise LLMError(f"malformed stream event: {data[:_ERROR_EXCERPT]!r}", MALFORMED) from exc
     if not isinstance(event, dict):
-        raise LLMError(f"malformed stream event: {data[:_ERROR_EXCERPT]!r}")
+        raise LLMError(f"malformed stream event: {data[:_ERROR_EXCERPT]!r}", MALFORMED)
     if "error" in event:
-        raise LLMError(f"chat endpoint error in stream: {event['error']}")
+        raise LLMError(f"chat endpoint error in stream: {event['error']}", "error en el flujo")
     try:
         choices = event.get("choices") or []
         content = choices[0].get("delta", {}).get("content") if choices else None
     except (AttributeError, TypeError) as exc:
-        raise LLMError(f"malformed stream event: {data[:_ERROR_EXCERPT]!r}") from exc
+        raise LLMError(f"malformed stream event: {data[:_ERROR_EXCERPT]!r}", MALFORMED) from exc
     return content if isinstance(content, str) else ""

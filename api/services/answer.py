@@ -28,6 +28,7 @@ from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.redact import redact
 from api.core.references import Reference
 from api.core.text import fold
+from api.core.validity import describe
 from api.errors import LLMError, llm_failure
 from api.llm.base import LLM
 
@@ -41,6 +42,11 @@ INTERRUPTED = "(Respuesta incompleta: el modelo de lenguaje falló antes de term
 UNCITED = (
     "La respuesta no cita ninguna referencia: compruebe cada afirmación en las referencias "
     "antes de usarla."
+)
+
+PHANTOMS = (
+    "El modelo citó referencias que no existen ({cited}); se quitaron esas marcas: lo que "
+    "apoyaban queda sin fuente."
 )
 
 _FULL_TEXT = re.compile(
@@ -66,10 +72,26 @@ class Answer:
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        """What a reader must know about this answer: it cites no reference at all."""
+        """What a reader must know about this answer: it cites no reference at all; the
+        model cited references that do not exist (their markers were removed, so what they
+        backed stands unsupported); a generated answer cites a criterion that lost force (an
+        extractive one says so in its text)."""
+        notes: list[str] = []
         if self.references and not self.citation_check.valid:
-            return (UNCITED,)
-        return ()
+            notes.append(UNCITED)
+        if self.phantom_removed:
+            cited = ", ".join(f"[{n}]" for n in self.phantom_removed)
+            notes.append(PHANTOMS.format(cited=cited))
+        if self.rag_used:
+            by_number = {ref.number: ref for ref in self.references}
+            for number in self.citation_check.valid:
+                ref = by_number.get(number)
+                if ref is not None and not ref.status.vigente:
+                    notes.append(
+                        f"La respuesta cita {ref.marker}, que está {describe(ref.status)}: "
+                        "no es el criterio vigente."
+                    )
+        return tuple(notes)
 
 
 StreamEvent = (

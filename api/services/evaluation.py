@@ -9,7 +9,7 @@ on it) and ``test`` (report it, never tune on it): see ``docs/EVAL_SET.md``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -139,6 +139,17 @@ def load_judgements(path: Path) -> list[Judgement]:
             raise ValueError(f"{path.name}:{line_no}: unknown {what}")
         judgements.append(judgement)
     return judgements
+
+
+def unknown_registros(judgements: Sequence[Judgement], stored: Set[int]) -> dict[str, list[int]]:
+    """Per question id, its labelled registros (relevant or current) that are not stored:
+    such a question cannot be answered right, and its scores say so."""
+    unknown = {}
+    for j in judgements:
+        missing = sorted((set(j.relevant) | set(j.current)) - stored)
+        if missing:
+            unknown[j.id] = missing
+    return unknown
 
 
 def run_config(

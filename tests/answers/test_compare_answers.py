@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+
+from api.errors import LLMTimeout
+from api.llm.base import Message
 from api.services.container import Services
 from tests.conftest import run_query
 from tests.fakes import ScriptedLLM
@@ -49,6 +53,32 @@ def test_both_sides_report_what_they_cited(bundled: Services) -> None:
         assert side["supersededCited"] == (not all(c["vigente"] for c in side["cited"]))
     # On the bundled corpus the criterion in force, P./J. 21/2014, is [1] with recency.
     assert with_r["cited"][0]["registro"] == 2006225 and with_r["cited"][0]["vigente"]
+
+
+class MeetingLLM:
+    """Answers only once both sides' calls are running together (a barrier of two): a
+    compare that asked one after the other would time out on the first call."""
+
+    model_id = "meeting"
+
+    def __init__(self) -> None:
+        self.barrier = threading.Barrier(2)
+
+    def complete(self, messages: list[Message], timeout: float | None = None) -> str:
+        try:
+            self.barrier.wait(timeout=10)
+        except threading.BrokenBarrierError as exc:
+            raise LLMTimeout("the other side never called") from exc
+        return "Es vinculante [1]."
+
+    def stream(self, messages: list[Message], timeout: float | None = None):  # type: ignore[no-untyped-def]
+        yield self.complete(messages, timeout)
+
+
+def test_both_sides_ask_the_model_at_once(bundled: Services) -> None:
+    """Two calls to a slow model one after the other outlasted the request's budget."""
+    data = run_query(with_llm(bundled, MeetingLLM()), QUERY, q=QUESTION)["compareAnswers"]
+    assert data["withRecency"]["mode"] == data["withoutRecency"]["mode"] == "RAG"
 
 
 def test_without_llm_both_sides_are_extractive(bundled: Services) -> None:

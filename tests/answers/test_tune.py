@@ -112,3 +112,28 @@ def test_an_ndcg_gain_alone_moves_only_materias_without_a_criterion_in_force() -
     fitted = fit({"Civil": [0, 1], "Fiscal": [2, 3]}, table, D, min_questions=2)
     assert fitted["Civil"].point == D  # current@1 did not move
     assert fitted["Fiscal"].point == HIGH  # feedback only: nDCG decides
+
+
+def test_tune_defaults_work_anywhere_and_write_under_the_data_dir(
+    bundled: Services,
+    bundled_settings: Settings,
+    tmp_path: Path,
+    repo_root: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[Path] = []
+
+    def fake(service: object, queries: Path, *rest: object) -> TuneResult:
+        asked.append(queries)
+        return result(0.8, 0.9)
+
+    monkeypatch.setattr(tune_module, "tune", fake)
+    shipped_doc = (repo_root / "docs" / "TUNE.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # outside the repository
+    assert main(["tune"], bundled_settings) == 0
+    assert asked == [repo_root / "data" / "eval" / "queries.jsonl"]
+    data_dir = bundled_settings.data_dir
+    assert "Command: `vigencia tune data/eval/queries.jsonl`" in (data_dir / "TUNE.md").read_text()
+    assert "VIGENCIA_MATERIA_RECENCY_WEIGHTS" in (data_dir / "tune.env").read_text()
+    assert not (tmp_path / "var").exists() and not (tmp_path / "docs").exists()
+    assert (repo_root / "docs" / "TUNE.md").read_text(encoding="utf-8") == shipped_doc

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from datetime import date
@@ -167,6 +168,16 @@ def test_transcription_is_verbatim_with_markers() -> None:
     assert check_citations(text, 2).cited == (1, 2)
 
 
+def test_transcription_shows_the_rubro_once_and_where_a_partial_text_stops() -> None:
+    first = make_hit(
+        5, 0, "AMPARO. RUBRO.\nEl texto de la tesis que la fuente corta en", rubro="AMPARO. RUBRO."
+    )
+    cut = dataclasses.replace(first, passage=dataclasses.replace(first.passage, partial=True))
+    text = transcription(refs_for(cut))
+    assert text.count("AMPARO. RUBRO.") == 1
+    assert "la fuente corta en [texto incompleto en la fuente]" in text
+
+
 # The bundled corpus and the 12 real questions: lexical top chunks -> references -> answer.
 
 
@@ -258,6 +269,19 @@ def test_a_date_ordered_answer_says_which_references_share_its_date() -> None:
     assert "Con la misma fecha (1980): [2]; la fuente no precisa cuál fue primero." in text
     alone = extractive_answer("el divorcio", refs[::2], date_order="earliest")
     assert "misma fecha" not in alone
+
+
+def test_a_year_only_first_reference_ties_with_every_reference_of_its_year() -> None:
+    """[1] carries only 2022 and [3] is dated 2022-02-25: which came last is unknown."""
+    dated = make_hit(3, 0, "El laudo laboral debe firmarse por la junta completa.", anio=2022)
+    passage = dataclasses.replace(dated.passage, fecha=date(2022, 2, 25))
+    refs = refs_for(
+        make_hit(1, 0, "El laudo laboral se notifica personalmente.", anio=2022),
+        make_hit(2, 0, "El laudo laboral admite amparo directo.", anio=2019),
+        dataclasses.replace(dated, passage=passage),
+    )
+    text = extractive_answer("el laudo laboral más reciente", refs, date_order="latest")
+    assert "Con la misma fecha (2022): [3];" in text
 
 
 def test_a_date_ordered_answer_names_reference_1_by_its_rubro_without_a_whole_sentence() -> None:

@@ -342,6 +342,11 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ["articu", "1915", "codigo", "civil"],
         ),
         ("lo más reciente de la SCJN sobre arrendamiento", ("más reciente", "SCJN"), ["arrend"]),
+        # a news corpus's records, and the date a question names ("last push")
+        ("¿Cuál fue el primer artículo publicado?", ("primer",), []),
+        ("la primera nota sobre las elecciones", ("primera",), ["elecci"]),
+        ("la noticia más reciente sobre inflación", ("más reciente",), ["inflac"]),
+        ("which repo has the oldest last push?", ("oldest",), []),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(

@@ -281,6 +281,15 @@ def test_an_ordinal_name_does_not_hide_a_real_trigger() -> None:
     assert detect_temporal(question) == TemporalIntent("latest", ("última",))
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["my first repo", "what was my first project?", "¿Cuál fue mi primer proyecto en Python?"],
+)
+def test_the_owners_first_record_is_a_date_order(question: str) -> None:
+    """ "mi primer amparo" tells the asker's case; "mi primer repositorio" asks for a record."""
+    assert detect_temporal(question).kind == "earliest"
+
+
 def test_ordering_beats_current() -> None:
     intent = detect_temporal("¿Cuál es la jurisprudencia vigente más reciente?")
     assert intent == TemporalIntent("latest", ("más reciente",))

@@ -257,6 +257,20 @@ def test_an_old_criterion_goes_only_when_a_newer_one_is_on_the_same_point() -> N
     assert outcome.applied and outcome.cutoff_year == 2019
 
 
+def test_a_tesis_is_set_aside_whole_when_one_of_its_passages_is_on_the_newer_point() -> None:
+    """253814's opening was on 198729's point and its third passage was not: the tesis was
+    both discarded and kept on one page."""
+    opening, later = hit(1, 1977, 0.9, index=0), hit(1, 1977, 0.85, index=2)
+    hits = rank([_on_topic(opening), _on_topic(hit(2, 2021, 0.7)), _on_topic(later)])
+
+    def same(a: Hit, b: Hit) -> bool:
+        return (a.registro, b.registro, a.passage.chunk.index) == (1, 2, 0)
+
+    outcome = apply_same_point_rules(hits, "Laboral", CONFIG, same, top_k=10)
+    assert [h.registro for h in outcome.kept] == [2]
+    assert sorted(d.hit.passage.chunk.index for d in outcome.discarded) == [0, 2]
+
+
 def test_without_a_newer_criterion_on_the_point_nothing_is_discarded() -> None:
     hits = rank([_on_topic(hit(1, 1977, 0.9)), _on_topic(hit(2, 2021, 0.7))])
     outcome = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs(), top_k=10)

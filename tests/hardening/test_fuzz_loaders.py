@@ -306,8 +306,8 @@ def csv_line(cells: list[str]) -> str:
 
 
 @st.composite
-def valid_cells(draw: st.DrawFn) -> tuple[list[str], int, str, str, str]:
-    """(cells, registro, rubro, texto, texto if the órgano column were missing)."""
+def valid_cells(draw: st.DrawFn) -> tuple[list[str], int, str, str]:
+    """(cells, registro, rubro, texto)."""
     registro = draw(registros)
     anio = draw(covered_years)
     title, core = draw(texts), draw(texts)
@@ -327,7 +327,7 @@ def valid_cells(draw: st.DrawFn) -> tuple[list[str], int, str, str, str]:
         draw(st.sampled_from(["", "I.3o.C.1 K (10a.)", "2a./J. 5/2019 (10a.)"])),
         "01/01/0001 12:00:00",
     ]
-    return cells, registro, normalize(title), normalize(core), normalize(body)
+    return cells, registro, normalize(title), normalize(core)
 
 
 CELL_DEFECTS: list[tuple[int, str]] = [
@@ -345,7 +345,7 @@ CELL_DEFECTS: list[tuple[int, str]] = [
 @st.composite
 def csv_rows(draw: st.DrawFn) -> Row:
     kind = draw(st.sampled_from(["valid"] * 5 + ["defect", "cut", "wide", "utf8", "blank"]))
-    cells, registro, rubro, texto, uncut = draw(valid_cells())
+    cells, registro, rubro, texto = draw(valid_cells())
     if kind == "valid":
         return Row(csv_line(cells).encode(), registro, rubro, texto)
     if kind == "blank":
@@ -357,17 +357,9 @@ def csv_rows(draw: st.DrawFn) -> Row:
         if index == 2:
             broken[3] = ""
         return Row(csv_line(broken).encode())
-    if kind == "cut":  # fewer cells than columns: valid while the year column is there
+    if kind == "cut":  # fewer cells than columns: a row cut short is never stored
         keep = draw(st.integers(1, len(COLUMNS) - 1))
-        data = csv_line(cells[:keep]).encode()
-        if keep <= COLUMNS.index("localizacion_anio"):
-            return Row(data)
-        return Row(
-            data,
-            registro,
-            rubro,
-            uncut if keep <= COLUMNS.index("organo_jurisdiccional") else texto,
-        )
+        return Row(csv_line(cells[:keep]).encode())
     if kind == "wide":  # more cells than columns
         return Row(csv_line([*cells, *draw(st.lists(one_line, min_size=1, max_size=3))]).encode())
     marked = [*cells]
@@ -392,14 +384,14 @@ def test_every_csv_row_is_stored_or_reported(
     header = csv_line(COLUMNS).encode()
     lines, at = [], physical_lines(header)
     for row in rows:
+        lines.append(at + 1)  # a row is reported at the line where it starts
         at += physical_lines(row.data)
-        lines.append(at)
     data = (b"\xef\xbb\xbf" if bom else b"") + header + b"".join(r.data for r in rows)
     if unterminated is not None:  # a quote opened in the last row swallows the rest of the file
         tail = f'77,"{unterminated}'.encode()
         data += tail
         rows = [*rows, Row(tail)]
-        lines.append(at + max(1, physical_lines(tail)))
+        lines.append(at + 1)
     with TemporaryDirectory() as tmp:
         path = Path(tmp) / "bj.csv"
         path.write_bytes(data)
@@ -417,7 +409,7 @@ def test_a_csv_without_an_id_column_is_one_reported_problem(tmp_path: Path) -> N
 
 GOOD = {"registro": 1, "rubro": "R.", "texto": "Texto.", "anio": 2015, "epoca": "Décima Época"}
 JSONL_FINDINGS: dict[str, tuple[bytes, str]] = {
-    "invalid UTF-8": (b'{"registro": 2, "rubro": "\xff\xfe"}', "encoding"),
+    "invalid UTF-8": (b'{"registro": 2, "rubro": "\xff\xfe"}', "rubro"),
     "integer beyond the digit limit": (b'{"registro": ' + b"9" * 5000 + b"}", "json"),
     "nested too deeply": (b"[" * 20000 + b"]" * 20000, "json"),
     "lone surrogate escape": (
@@ -486,5 +478,5 @@ def test_csv_row_with_invalid_utf8_is_reported_not_raised(tmp_path: Path) -> Non
     path.write_bytes("".join(map(csv_line, rows)).encode().replace(b"@@", BAD_UTF8))
     report = ingest([path], EmbeddedStore(None, dim=DIM), FakeEmbedder(DIM), today=TODAY)
     assert (report.read, report.stored) == (4, 2)
-    assert [(r.line, r.field) for r in report.rejected] == [(3, "encoding"), (5, "encoding")]
+    assert [(r.line, r.field) for r in report.rejected] == [(3, "title"), (5, "id")]
     assert_reportable(report, tmp_path)

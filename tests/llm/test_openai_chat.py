@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.errors import LLMError, LLMTimeout
+from api.errors import LLMError, LLMTimeout, llm_failure
 from api.llm.openai_chat import OpenAIChat
 from api.llm.openai_http import OpenAIEndpoint
 
@@ -90,6 +90,22 @@ def test_bad_replies_raise_llm_error(response: httpx.Response) -> None:
 def test_http_error_message_carries_status_and_body() -> None:
     with pytest.raises(LLMError, match="HTTP 503: overloaded"):
         chat(lambda r: httpx.Response(503, text="overloaded")).complete(MESSAGES)
+
+
+@pytest.mark.parametrize(
+    ("response", "told"),
+    [
+        (httpx.Response(500, text="secret-echo"), "error del modelo: HTTP 500"),
+        (httpx.Response(200, text="no es json"), "error del modelo: respuesta mal formada"),
+    ],
+)
+def test_a_client_is_told_the_kind_of_failure_never_the_body(
+    response: httpx.Response, told: str
+) -> None:
+    """Both had read only "error del modelo"."""
+    with pytest.raises(LLMError) as info:
+        chat(lambda r: response).complete(MESSAGES)
+    assert llm_failure(info.value) == told
 
 
 def test_timeout_raises_llm_timeout_and_uses_the_call_timeout() -> None:

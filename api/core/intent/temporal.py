@@ -211,6 +211,9 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         stop_prev=_ORDINAL_STOP_PREV,
         proper_name=True,
     ),
+    # ... but "mi primer repositorio", "my first project" ask for the owner's first record
+    _rule("earliest", rf"primer(?:a|o)?(?= (?:{'|'.join(sorted(_CRITERION_WORDS))})\b)"),
+    _rule("earliest", r"first(?= (?:repo|repos|repository|repositories|project|projects)\b)"),
     # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular"):
     # it asks for the first as a pronoun ("el primero") or closing the question ("¿qué se
     # resolvió primero?").

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
-from api.core.models import Hit
+from api.core.models import VIGENTE, Hit, Validity
 from api.core.scoring import rank
 
 
@@ -27,17 +28,19 @@ def cap_chunks_per_tesis(hits: list[Hit], cap: int) -> list[Hit]:
     return rank(first_chunks(hits, cap))
 
 
-def on_topic_with_replacement(hits: list[Hit]) -> list[Hit]:
+def on_topic_with_replacement(hits: list[Hit], statuses: Mapping[int, Validity]) -> list[Hit]:
     """A criterion and the one that replaced it (per its SJF note) are on the same point: when
     either is on topic, both are, so the superseded criterion is shown beside its replacement
     and never ranks ahead of it for want of the replacement's wording ("¿Los criterios de la
     Corte Interamericana son sólo orientadores...?" is worded like the 2011 tesis, and the
-    2014 one that replaced it had fallen under the gate)."""
+    2014 one that replaced it had fallen under the gate). Read before superseded criteria are
+    set aside, so the replacement answers when they are not shown."""
+    replaced_by = {h.registro: statuses.get(h.registro, VIGENTE).por_registro for h in hits}
     on_topic = {h.registro for h in hits if h.on_topic}
-    replacing = {h.status.por_registro for h in hits if h.on_topic and h.status.por_registro}
+    replacing = {replaced_by[h.registro] for h in hits if h.on_topic and replaced_by[h.registro]}
     return [
         replace(h, on_topic=True)
-        if not h.on_topic and (h.status.por_registro in on_topic or h.registro in replacing)
+        if not h.on_topic and (replaced_by[h.registro] in on_topic or h.registro in replacing)
         else h
         for h in hits
     ]

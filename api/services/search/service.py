@@ -133,9 +133,11 @@ class SearchService:
         if plan.route == "date_sorted":  # a date order answers only with on-point tesis
             scored = [h for h in scored if h.on_topic]
         hits, discarded = apply_validity(
-            scored, statuses, plan.include_superseded, self.config.superseded_demotion
+            on_topic_with_replacement(scored, statuses),
+            statuses,
+            plan.include_superseded,
+            self.config.superseded_demotion,
         )
-        hits = on_topic_with_replacement(hits)
         plain = relevance_ranking(hits, plan.cap, request.top_k)
         hits = (
             in_cited_order(hits, cited, plan.cap) if cited else self.order(plan, hits, date_field)
