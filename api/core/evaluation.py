@@ -86,11 +86,16 @@ def mean(values: Sequence[float | None]) -> float | None:
     return sum(present) / len(present) if present else None
 
 
-def abstention_scores(predicted: Sequence[bool], expected: Sequence[bool]) -> tuple[float, float]:
-    """Precision and recall of abstaining (1.0 when there is nothing to get wrong)."""
+def abstention_scores(
+    predicted: Sequence[bool], expected: Sequence[bool]
+) -> tuple[float | None, float | None]:
+    """Precision and recall of abstaining. With no question due an abstention, recall is None
+    (not measured: "n/a", not 100 %), and so is precision unless it abstained anyway (0.0);
+    otherwise precision is 1.0 when it never abstained (nothing said wrongly)."""
     both = sum(1 for p, e in zip(predicted, expected, strict=True) if p and e)
     said, due = sum(predicted), sum(expected)
-    return (both / said if said else 1.0, both / due if due else 1.0)
+    precision = both / said if said else (1.0 if due else None)
+    return precision, both / due if due else None
 
 
 def rubro_overlap(query_terms: set[str], rubro_terms: set[str]) -> float:

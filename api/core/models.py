@@ -30,6 +30,12 @@ class TesisMeta:
         """Publication date when known, else mid-year of ``anio`` (for date ordering)."""
         return self.fecha or date(self.anio, 7, 1)
 
+    @property
+    def generic(self) -> bool:
+        """A record of a non-legal dated corpus (no época, see ``api.ingest.generic``): no
+        reform, época or tipo rule speaks of it."""
+        return not self.epoca
+
 
 def tesis_meta(source: TesisMeta) -> dict[str, Any]:
     """The ``TesisMeta`` fields of a tesis, passage or reference, by name."""

@@ -4,7 +4,9 @@ When a result set mixes recent criteria with much older ones, the old ones usual
 law that has since been replaced. After scoring, and only then, hits older than the materia's
 reform cutoff (``PRE_REFORM``) and hits before the Novena Época (``PRE_NOVENA``) are
 discarded, each with a code and a sentence a lawyer can read. The rules never empty a result
-set: if every hit would go, the most recent ones stay.
+set: if every hit would go, the most recent ones stay. Records of a generic corpus (no época,
+``TesisMeta.generic``) are not law: no rule discards, flags or replaces them, and none of them
+replaces a tesis.
 
 Usage::
 
@@ -124,10 +126,10 @@ class RerankOutcome:
 
 
 def rules_apply(hits: Sequence[Hit], config: ReformConfig) -> bool:
-    """Recent criteria exist and the results span more than ``min_gap_years``."""
-    if not hits:
+    """Recent criteria exist and the results span more than ``min_gap_years`` (tesis only)."""
+    years = [h.passage.anio for h in hits if not h.passage.generic]
+    if not years:
         return False
-    years = [h.passage.anio for h in hits]
     return max(years) >= config.recent_year and max(years) - min(years) > config.min_gap_years
 
 
@@ -139,7 +141,10 @@ def _reform_label(materia: str) -> str:
 def discard_reason(
     hit: Hit, materia: str | None, cutoff: int | None, config: ReformConfig
 ) -> Discarded | None:
-    """Why the rules would drop this hit, or None. PRE_REFORM wins over PRE_NOVENA."""
+    """Why the rules would drop this hit, or None (always for a generic record). PRE_REFORM
+    wins over PRE_NOVENA."""
+    if hit.passage.generic:
+        return None
     anio = hit.passage.anio
     if materia is not None and cutoff is not None and anio < cutoff:
         return Discarded(hit, PRE_REFORM, f"{anio} < {_reform_label(materia)} {cutoff}")
@@ -218,7 +223,7 @@ def apply_same_point_rules(
     same point as a newer criterion, so is the tesis, whichever of its passages ranks.
     """
     cutoff = config.cutoff(materia)
-    newer_pool = [h for h in hits if h.on_topic]
+    newer_pool = [h for h in hits if h.on_topic and not h.passage.generic]
     set_aside: dict[int, str] = {}  # registro -> why
     for hit in hits:
         verdict = discard_reason(hit, materia, cutoff, config) if hit.on_topic else None

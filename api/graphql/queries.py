@@ -60,6 +60,11 @@ class Intent:
         "them in its rubro or passage."
     )
 
+    date_field: str | None = strawberry.field(
+        description="The extra date of a generic corpus a date-sorted question used "
+        '(pushed_at for "latest update"); null: the primary date.'
+    )
+
     @classmethod
     def from_core(cls, intent: SearchIntent, recency_weight: float) -> Intent:
         return cls(
@@ -78,6 +83,7 @@ class Intent:
             cited=list(intent.cited),
             named_filters=list(intent.named_filters),
             excluded=list(intent.excluded),
+            date_field=intent.date_field,
         )
 
 

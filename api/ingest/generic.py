@@ -67,11 +67,14 @@ MAX_EXTRA_CHARS = 500  # longer string fields are not kept as extras
 
 
 def date_sentence(day: date, role: str) -> str:
-    """'Created on 2024-01-17 (created in January 2024).' (the role's own verb otherwise)."""
-    verb = role if role in ("created", "updated", "pushed") else f"{role} dated"
-    return (
-        f"{verb.capitalize()} on {day.isoformat()} ({verb} in {MONTHS[day.month - 1]} {day.year})."
-    )
+    """'Created on 2024-01-17 (created in January 2024).'; a role read as a past participle
+    ('published', 'published_at') says it the same way, any other ('fecha') 'Dated 2019-11-12
+    (dated November 2019).'"""
+    month = f"{MONTHS[day.month - 1]} {day.year}"
+    verb = re.sub(r"[_\s-]*(?:at|on|date)$", "", role.lower())
+    if re.fullmatch(r"[a-z]+ed", verb):
+        return f"{verb.capitalize()} on {day.isoformat()} ({verb} in {month})."
+    return f"Dated {day.isoformat()} (dated {month})."
 
 
 def _parse_date(value: object) -> date:

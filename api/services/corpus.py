@@ -10,7 +10,7 @@ from typing import Any
 
 from api.core.models import Filters
 from api.errors import StoreError
-from api.services.monitoring import coverage_counts
+from api.services.monitoring import coverage_counts, tesis_epocas
 from api.services.search import SearchService
 from api.services.timeline import distribution
 from api.settings import Settings
@@ -49,15 +49,17 @@ def last_ingest(reports_dir: Path) -> dict[str, Any] | None:
 
 
 def corpus_stats(store: VectorStore, cutoffs: Mapping[str, int], reports_dir: Path) -> CorpusStats:
+    """Counts of every record by year; by época, materia and tipo of the tesis only (a generic
+    corpus's records have none of them, and no reform coverage)."""
     every = Filters()
-    by_epoca = distribution(store, "epoca", every)
+    epocas = tesis_epocas(store)
     tesis, chunks = store.count()
     return CorpusStats(
         total=tesis,
         chunks=chunks,
-        by_epoca=by_epoca,
+        by_epoca=[(name, n) for name, n in distribution(store, "epoca", every) if name],
         by_materia=distribution(store, "materias", every),
-        by_tipo=distribution(store, "tipo", every),
+        by_tipo=distribution(store, "tipo", Filters(epocas=epocas)) if epocas else [],
         by_year=distribution(store, "anio", every),
         coverage=[(c.materia, c.cutoff, c.count) for c in coverage_counts(store, cutoffs)],
         last_ingest=last_ingest(reports_dir),

@@ -71,8 +71,8 @@ class Scores:
     questions: int
     ndcg: float | None
     current_at_1: float | None
-    abstain_precision: float
-    abstain_recall: float
+    abstain_precision: float | None  # None: no question was due an abstention (n/a)
+    abstain_recall: float | None
     by_class: dict[str, float | None] = field(default_factory=dict)
     current_discarded: list[str] = field(default_factory=list)
 

@@ -99,8 +99,18 @@ def corpus_distribution(store: VectorStore) -> Distribution:
     return distribution(store.count_by("anio", Filters()), store.count_by("epoca", Filters()))
 
 
+def tesis_epocas(store: VectorStore) -> tuple[str, ...]:
+    """The épocas of the stored tesis, as stored; none when the store holds only the records
+    of a generic corpus (they have no época)."""
+    return tuple(sorted(name for name in store.count_by("epoca", Filters()) if name))
+
+
 def coverage_counts(store: VectorStore, cutoffs: Mapping[str, int]) -> list[CoverageCount]:
-    """Tesis of each materia with a reform cutoff published in or after the cutoff year."""
+    """Tesis of each materia with a reform cutoff published in or after the cutoff year; none
+    when the store holds only a generic corpus's records (no reform to cover; an empty store
+    still lacks every materia)."""
+    if store.count()[0] and not tesis_epocas(store):
+        return []
     counts = []
     for materia, cutoff in sorted(cutoffs.items()):
         name = canonical_materia(materia) or materia

@@ -121,10 +121,11 @@ def _asked_for_old(entry: LogEntry) -> bool:
 
 
 def pre_reform_alert(entries: Sequence[LogEntry], threshold: float) -> Alert | None:
-    """MANY_PRE_REFORM: of the hits of searches whose materia has a reform cutoff, the share
-    that predates it is above ``threshold``."""
+    """MANY_PRE_REFORM: of the tesis hits of searches whose materia has a reform cutoff, the
+    share that predates it is above ``threshold`` (a generic corpus's records are not law)."""
     reform = [(e, sum(e.pre_reform(h) for h in e.hits)) for e in entries if e.cutoff_year]
-    pre, total = sum(n for _, n in reform), sum(len(e.hits) for e, _ in reform)
+    pre = sum(n for _, n in reform)
+    total = sum(not h.generic for e, _ in reform for h in e.hits)
     if not total or pre / total <= threshold:
         return None
     message = (
@@ -135,14 +136,20 @@ def pre_reform_alert(entries: Sequence[LogEntry], threshold: float) -> Alert | N
 
 
 def all_pre_2000_alert(entries: Sequence[LogEntry]) -> Alert | None:
-    """ALL_PRE_2000: searches with hits, all before 2000. Info when every such search asked
-    for old law (an ``anio_max`` filter before 2000), else warning."""
-    old = [(e, 1) for e in entries if e.hits and all(h.anio < MODERN_YEAR for h in e.hits)]
+    """ALL_PRE_2000: searches with tesis among their hits, all before 2000 (a generic corpus's
+    records are not law). Info when every such search asked for old law (an ``anio_max``
+    filter before 2000), else warning."""
+    old = [(e, 1) for e in entries if _all_tesis_before(e, MODERN_YEAR)]
     if not old:
         return None
     severity: Severity = "info" if all(_asked_for_old(e) for e, _ in old) else "warning"
     message = f"{len(old)} búsquedas con todas sus fuentes anteriores a {MODERN_YEAR}"
     return _alert(ALL_PRE_2000, severity, old, message)
+
+
+def _all_tesis_before(entry: LogEntry, year: int) -> bool:
+    tesis = [h for h in entry.hits if not h.generic]
+    return bool(tesis) and all(h.anio < year for h in tesis)
 
 
 def inversion_alert(entries: Sequence[LogEntry], gap: float) -> Alert | None:

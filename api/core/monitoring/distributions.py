@@ -62,7 +62,7 @@ def boost_histograms(
 
 @dataclass(frozen=True, slots=True)
 class Distribution:
-    """Counts by year (ascending) and by época (chronological); keys are strings."""
+    """Counts by year (ascending) and by época (chronological, tesis only); keys are strings."""
 
     by_year: tuple[tuple[str, int], ...]
     by_epoca: tuple[tuple[str, int], ...]
@@ -82,10 +82,12 @@ def _epoca_key(key: str) -> tuple[int, str]:
 
 
 def distribution(by_year: Mapping[str, int], by_epoca: Mapping[str, int]) -> Distribution:
-    """Order raw counts (e.g. a store's ``count_by``); época names are canonicalized."""
+    """Order raw counts (e.g. a store's ``count_by``); época names are canonicalized and the
+    records of a generic corpus (no época: "") are left out of the épocas."""
     epocas: Counter[str] = Counter()
     for name, n in by_epoca.items():
-        epocas[canonical_epoca(name) or name or UNKNOWN] += n
+        if name:
+            epocas[canonical_epoca(name) or name] += n
     return Distribution(
         by_year=tuple(
             sorted(((str(k), n) for k, n in by_year.items()), key=lambda kv: _year_key(kv[0]))
@@ -121,7 +123,8 @@ def cited_distribution(entries: Iterable[LogEntry]) -> Distribution:
 @dataclass(frozen=True, slots=True)
 class Shares:
     """Shares of the logged hits: before 2000 and superseded over all hits; pre-reform over
-    the hits of searches whose materia has a reform cutoff (``reform_hits``)."""
+    the tesis hits (not a generic corpus's records) of searches whose materia has a reform
+    cutoff (``reform_hits``)."""
 
     pre_2000: float
     pre_reform: float
@@ -136,7 +139,7 @@ def _share(part: int, whole: int) -> float:
 
 def shares(entries: Sequence[LogEntry]) -> Shares:
     hits = [h for e in entries for h in e.hits]
-    reform = [(e, h) for e in entries if e.cutoff_year is not None for h in e.hits]
+    reform = [(e, h) for e in entries if e.cutoff_year is not None for h in e.hits if not h.generic]
     return Shares(
         pre_2000=_share(sum(h.anio < MODERN_YEAR for h in hits), len(hits)),
         pre_reform=_share(sum(e.pre_reform(h) for e, h in reform), len(reform)),
@@ -148,8 +151,8 @@ def shares(entries: Sequence[LogEntry]) -> Shares:
 
 @dataclass(frozen=True, slots=True)
 class MateriaStats:
-    """Searches per detected materia (None: no materia); ``pre_reform_share`` is None when
-    the materia has no reform cutoff."""
+    """Searches per detected materia (None: no materia); ``pre_reform_share`` (over the tesis
+    hits) is None when the materia has no reform cutoff."""
 
     materia: str | None
     searches: int
@@ -166,9 +169,7 @@ def by_materia(entries: Sequence[LogEntry]) -> list[MateriaStats]:
         hits = [(e, h) for e in group for h in e.hits]
         has_cutoff = any(e.cutoff_year is not None for e in group)
         pre = sum(e.pre_reform(h) for e, h in hits)
-        stats.append(
-            MateriaStats(
-                materia, len(group), len(hits), _share(pre, len(hits)) if has_cutoff else None
-            )
-        )
+        tesis = sum(not h.generic for _, h in hits)
+        share = _share(pre, tesis) if has_cutoff else None
+        stats.append(MateriaStats(materia, len(group), len(hits), share))
     return sorted(stats, key=lambda s: (-s.searches, s.materia or "~"))

@@ -66,6 +66,11 @@ class LoggedHit:
         )
 
     @property
+    def generic(self) -> bool:
+        """A record of a generic corpus (no época): no reform, época or tipo speaks of it."""
+        return not self.epoca
+
+    @property
     def superseded(self) -> bool:
         """The criterion no longer stands (``loses_force`` of its SJF note)."""
         return loses_force(Validity(estado=self.estado, parcial=self.parcial))
@@ -125,5 +130,5 @@ class LogEntry:
     abstain_reason: str | None = None  # the search found nothing that answers
 
     def pre_reform(self, hit: LoggedHit) -> bool:
-        """The hit predates the reform cutoff of this search's materia."""
-        return self.cutoff_year is not None and hit.anio < self.cutoff_year
+        """The hit is a tesis that predates the reform cutoff of this search's materia."""
+        return self.cutoff_year is not None and not hit.generic and hit.anio < self.cutoff_year

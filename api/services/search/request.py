@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from api.core.circuits import MAX_CIRCUIT
 from api.core.fusion import RetrievalMode
+from api.core.intent import MATERIAS, canonical_materia
 from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
 from api.core.models import Filters
 from api.core.scoring import PROFILES, Profile
@@ -39,6 +40,9 @@ class SearchRequest:
     ordering: Literal["earliest", "latest"] | None = None  # force a date-sorted answer
     rules_mode: RulesMode | None = None
     gate: bool = True  # the relevance gate and abstention (False: every candidate on topic)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "filters", canonical_filters(self.filters))
 
     def validate(self) -> None:
         text = self.query.strip()
@@ -82,6 +86,18 @@ def check_filters(f: Filters) -> None:
     longest = max(map(len, named))  # no materia, época or court is named that long
     if longest > MAX_FILTER_CHARS:
         raise InvalidRequest("filters", f"a {longest}-character value, at most {MAX_FILTER_CHARS}")
+    unknown = [m for m in f.materias if canonical_materia(m) not in MATERIAS]
+    if unknown:
+        allowed = ", ".join(MATERIAS)
+        raise InvalidRequest("materias", f"{unknown[0]!r} is not a materia: one of {allowed}")
+
+
+def canonical_filters(f: Filters) -> Filters:
+    """``f`` with its materias spelled as the corpus spells them ('laboral', 'COMÚN' and
+    'amparo' ask for 'Laboral', 'Común' and 'Común'; the store matches names exactly). Unknown
+    names stay as given, for ``check_filters`` to refuse."""
+    materias = tuple(dict.fromkeys(canonical_materia(m) or m for m in f.materias))
+    return f if materias == f.materias else replace(f, materias=materias)
 
 
 def _check_range(name: str, value: int | None, low: int, high: int) -> None:

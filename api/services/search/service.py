@@ -36,7 +36,7 @@ from api.services.search.ranking import (
 )
 from api.services.search.request import SearchRequest
 from api.services.search.retrieval import Retrieval
-from api.services.search.rules import apply_rules
+from api.services.search.rules import apply_rules, legal_materia
 from api.store.base import ListQuery, VectorQuery, VectorStore
 
 
@@ -147,6 +147,7 @@ class SearchService:
             request.filters.materias,
             [h.passage.materias for h in hits[: request.top_k]],
         )
+        materia = legal_materia(materia, hits[: request.top_k], self.store)
         outcome = apply_rules(plan, hits, materia, self.config, self.embedder)
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":

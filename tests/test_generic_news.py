@@ -1,0 +1,118 @@
+"""A generic corpus of news (no época, no materias) worded like law: no legal materia, reform
+rule, warning, coverage gap or pre-reform share speaks of it (a tester's hist.jsonl)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from api.core.intent import MateriaIntent
+from api.core.models import Filters
+from api.core.monitoring import MonitoringThresholds
+from api.core.reform import DEFAULT_CUTOFFS
+from api.errors import InvalidRequest
+from api.ingest.generic import GenericFields
+from api.ingest.pipeline import ingest
+from api.monitoring.embedded_log import EmbeddedSearchLog
+from api.services.chat import ChatRequest, ChatService
+from api.services.container import Services
+from api.services.corpus import corpus_stats
+from api.services.monitoring import MonitoringScope, alerts, coverage_counts
+from api.services.search import SearchConfig, SearchRequest, SearchService
+from api.services.search.rules import legal_materia
+from api.settings import Settings
+from api.store.embedded import EmbeddedStore
+from tests.fakes import make_hit
+
+NEWS = [
+    (1, "Reforma electoral aprobada por el Congreso", "crea un nuevo instituto", "1990-08-15"),
+    (2, "Reforma electoral aprobada por el Congreso", "modifica el instituto", "2023-03-01"),
+    (3, "Huelga de trabajadores petroleros", "exigen aumento salarial", "1985-05-01"),
+    (4, "Huelga de trabajadores petroleros", "exigen mejores condiciones", "2022-06-01"),
+    (5, "Festival de cine en Guadalajara", "películas mexicanas", "2010-03-01"),
+    (6, "Robo de combustible en ductos", "el delito de robo será juzgado", "1993-02-01"),
+    (7, "Robo de combustible en ductos", "el delito de robo será juzgado", "2021-09-01"),
+]
+FIELDS = GenericFields(title="titulo", text="cuerpo", date="published")
+
+
+@dataclass(frozen=True)
+class News:
+    search: SearchService
+    store: EmbeddedStore
+
+
+@pytest.fixture(scope="module")
+def news(tmp_path_factory: pytest.TempPathFactory) -> Iterator[News]:
+    folder = tmp_path_factory.mktemp("news")
+    source = folder / "hist.jsonl"
+    rows = [
+        {"id": i, "titulo": t, "cuerpo": f"{t}: {body}.", "published": day}
+        for i, t, body, day in NEWS
+    ]
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    embedder = Services.build(Settings(data_dir=folder), store=EmbeddedStore(None)).embedder
+    store = EmbeddedStore(None)
+    report = ingest([source], store, embedder, today=date(2026, 1, 1), generic=FIELDS)
+    assert (report.stored, report.rejected) == (7, [])
+    yield News(SearchService(store, embedder, SearchConfig()), store)
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "new"),
+    [
+        ("reforma electoral aprobada por el Congreso", 1, 2),
+        ("huelga de trabajadores petroleros", 3, 4),
+        ("robo de combustible", 6, 7),
+    ],
+)
+def test_news_worded_like_law_keep_their_old_articles(
+    news: News, question: str, old: int, new: int
+) -> None:
+    result = news.search.search(SearchRequest(query=question, top_k=5))
+    assert result.intent.materia.materia is None
+    assert result.intent.cutoff_year is None and not result.intent.rules_applied
+    assert result.discarded == []
+    assert {old, new} <= {h.registro for h in result.hits}
+    assert all(h.warning is None for h in result.hits)
+
+
+def test_a_chat_over_news_cites_no_reform(news: News) -> None:
+    chat = ChatService(news.search, None, max_references=3)
+    prepared = chat.prepare(ChatRequest("reforma electoral aprobada por el Congreso"))
+    assert {1, 2} <= {r.registro for r in prepared.references}
+    assert all(r.warning is None for r in prepared.references)
+
+
+def test_the_materia_is_legal_only_where_tesis_answer(news: News) -> None:
+    electoral = MateriaIntent("Electoral", ("electoral",), "question")
+    record = news.search.search(SearchRequest(query="reforma electoral", top_k=2)).hits[0]
+    tesis = make_hit(9, materias=("Electoral",), anio=2022)
+    assert legal_materia(electoral, [record], news.store).materia is None
+    assert legal_materia(electoral, [record, tesis], news.store) == electoral  # a mixed page
+    assert legal_materia(electoral, [], news.store).materia is None  # no Electoral tesis stored
+    asked = MateriaIntent("Electoral", (), "filter")
+    assert legal_materia(asked, [record], news.store) == asked
+
+
+def test_a_news_store_has_no_reform_coverage_tipo_or_epoca(news: News, tmp_path: Path) -> None:
+    assert coverage_counts(news.store, DEFAULT_CUTOFFS) == []
+    stats = corpus_stats(news.store, DEFAULT_CUTOFFS, tmp_path)
+    assert (stats.total, stats.coverage, stats.by_tipo, stats.by_epoca) == (7, [], [], [])
+    assert sum(n for _, n in stats.by_year) == 7
+    log = EmbeddedSearchLog(None)
+    scope = MonitoringScope(log, news.store, 24, MonitoringThresholds())
+    assert alerts(scope) == []
+
+
+def test_a_materia_filter_is_read_in_any_spelling(news: News) -> None:
+    request = SearchRequest(query="despido", filters=Filters(materias=("laboral", "AMPARO")))
+    assert request.filters.materias == ("Laboral", "Común")
+    with pytest.raises(InvalidRequest, match="'Astrología' is not a materia: one of Laboral"):
+        news.search.search(SearchRequest(query="x", filters=Filters(materias=("Astrología",))))
