@@ -21,7 +21,7 @@ from typing import Any
 from api.core.date_fields import DateField
 from api.core.models import IngestWarning, Rejection, Tesis
 from api.errors import InvalidField
-from api.ingest.records import MIN_YEAR, Parsed
+from api.ingest.records import MAX_TEXT_CHARS, MIN_YEAR, Parsed, text_field
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +84,6 @@ def _parse_date(value: object) -> date:
     return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).date()
 
 
-def _text(raw: dict[str, Any], key: str) -> str:
-    value = raw.get(key)
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise InvalidField(key, f"expected text, got {type(value).__name__}: {value!r:.60}")
-    return value.strip()
-
-
 def _date(raw: dict[str, Any], name: str, today: date) -> date:
     """The date in field ``name``; InvalidField when missing, not ISO or out of range."""
     value = raw.get(name)
@@ -124,12 +115,12 @@ def parse_generic(
         registro = int(label)
         if registro <= 0:
             raise InvalidField(fields.id, f"not a positive integer id: {value!r}")
-        title = _text(raw, fields.title)
+        title = text_field(raw, fields.title, MAX_TEXT_CHARS["rubro"])
         if not title:
             raise InvalidField(fields.title, "missing or empty")
         primary = fields.primary
         day = _date(raw, primary.name, today)
-        text = _text(raw, fields.text) or title
+        text = text_field(raw, fields.text, MAX_TEXT_CHARS["texto"]) or title
     except InvalidField as err:
         return Rejection(source, line, label, err.field, err.reason)
     dates: list[tuple[str, date]] = []

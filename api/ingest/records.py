@@ -37,13 +37,15 @@ class Parsed:
     warnings: tuple[IngestWarning, ...]
 
 
-def _text(raw: dict[str, Any], key: str) -> str:
+def text_field(raw: dict[str, Any], key: str, limit: int | None = None) -> str:
+    """Field ``key`` as stripped text ("" when absent); InvalidField when it is not text, is
+    longer than ``limit`` (default: the field's own, ``MAX_TEXT_CHARS``) or not valid Unicode."""
     value = raw.get(key)
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise InvalidField(key, f"expected text, got {type(value).__name__}")
-    limit = MAX_TEXT_CHARS.get(key, MAX_OTHER_CHARS)
+        raise InvalidField(key, f"expected text, got {type(value).__name__}: {value!r:.60}")
+    limit = limit or MAX_TEXT_CHARS.get(key, MAX_OTHER_CHARS)
     if len(value) > limit:
         raise InvalidField(key, f"{len(value)} characters, at most {limit}")
     bad = unencodable_at(value)
@@ -123,7 +125,7 @@ def _anio(raw: dict[str, Any], fecha: date | None, today: date) -> int:
 
 
 def _tipo(raw: dict[str, Any], clave: str) -> TesisTipo:
-    folded = _text(raw, "tipo").lower()
+    folded = text_field(raw, "tipo").lower()
     if "jurisprudencia" in folded or folded == "j":
         return "Jurisprudencia"
     if "aislada" in folded or folded == "a":
@@ -172,22 +174,22 @@ def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Pa
     try:
         _check_unicode(raw)
         registro = _registro(raw)
-        rubro = _text(raw, "rubro")
+        rubro = text_field(raw, "rubro")
         if not rubro:
             raise InvalidField("rubro", "missing or empty")
-        texto = _text(raw, "texto")
+        texto = text_field(raw, "texto")
         if not texto:
             raise InvalidField("texto", "missing or empty")
-        clave = _text(raw, "clave")
+        clave = text_field(raw, "clave")
         fecha = _fecha(raw)
         anio = _anio(raw, fecha, today)
-        epoca_label = _text(raw, "epoca")
+        epoca_label = text_field(raw, "epoca")
         warnings: list[IngestWarning] = []
         if epoca_label:
             epoca = canonical_epoca(epoca_label)
             if epoca is None:
                 raise InvalidField("epoca", f"unknown época {epoca_label!r}")
-            reported = None if fecha else _informe_year(epoca, anio, _text(raw, "precedentes"))
+            reported = None if fecha else _informe_year(epoca, anio, text_field(raw, "precedentes"))
             if reported is not None:
                 reason = f"{anio} is outside the {epoca}; took {reported} from its precedentes"
                 warnings.append(IngestWarning(source, line, registro, "anio", reason))
@@ -218,10 +220,10 @@ def parse_record(raw: dict[str, Any], source: str, line: int, today: date) -> Pa
             anio=anio,
             tipo=_tipo(raw, clave),
             materias=_materias(raw),
-            instancia=_text(raw, "instancia"),
-            organo=_text(raw, "organo"),
+            instancia=text_field(raw, "instancia"),
+            organo=text_field(raw, "organo"),
             clave=clave,
-            precedentes=_text(raw, "precedentes"),
+            precedentes=text_field(raw, "precedentes"),
             fecha=fecha,
             partial=_parcial(raw) or ends_mid_sentence(texto),
         )
