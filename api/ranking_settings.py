@@ -152,6 +152,13 @@ class RankingSettings(BaseModel):
         "The abstention margin for English and mixed questions (their cosines to "
         "the Spanish corpus are lower).",
     )
+    null_questions: dict[Literal["es", "en"], list[str]] | None = Field(
+        None,
+        description="The null questions that calibrate abstention, as JSON per language "
+        '(`{"es": ["…"], "en": ["…"]}`), replacing the built-in ones (gibberish, small talk, '
+        "recipes, weather, football) for that language: a corpus that answers some of those (a "
+        "news archive covers weather and football) needs questions it cannot answer.",
+    )
     cross_lingual_alpha: float = share(
         DEFAULTS.cross_lingual_alpha,
         "Least hybrid vector weight for English and mixed questions (BM25 sees "

@@ -239,6 +239,12 @@ class Settings(BaseSettings, RankingSettings):
                     raise ValueError(
                         f"VIGENCIA_{name.upper()}: {materia} = {value} is outside {WEIGHT_RANGE}"
                     )
+        for language, questions in (self.null_questions or {}).items():
+            if not questions or not all(q.strip() for q in questions):
+                raise ValueError(
+                    f"VIGENCIA_NULL_QUESTIONS: {language} needs at least one question, "
+                    "none of them empty"
+                )
         if self.epoca_factors is not None or self.seed_epoca_factors is not None:
             try:
                 EpocaFactors.parse(self.epoca_factors, self.seed_epoca_factors)

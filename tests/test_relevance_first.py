@@ -21,7 +21,7 @@ from api.ingest.generic import GenericFields
 from api.ingest.pipeline import ingest
 from api.services.chat import ChatRequest
 from api.services.container import Services
-from api.services.search import SearchRequest, SearchService, rules
+from api.services.search import SearchConfig, SearchRequest, SearchService, rules
 from api.settings import Settings
 from api.store.base import ListQuery, VectorQuery
 from api.store.embedded import EmbeddedStore
@@ -653,3 +653,22 @@ def test_a_topic_only_a_field_says_narrows_a_date_order(
     data = search(repos, query=question, topK=3)
     assert data["intent"]["mode"] == "date_sorted"
     assert data["hits"][0]["registro"] == expected
+
+
+def test_a_store_can_bring_its_own_null_questions(bundled: Services) -> None:
+    """A news archive answers the built-in null questions (weather, football) and would
+    abstain on everything; its own null questions calibrate its floor instead. Here the null
+    question is a real one, so the floor rises above what the question reaches."""
+    settings = Settings(data_dir=bundled.settings.data_dir, null_questions={"es": [SUSPENSION]})
+    config = replace(
+        bundled.search.config, null_questions=SearchConfig.from_settings(settings).null_questions
+    )
+    assert config.null_questions["en"] == NULL_QUESTIONS["en"]  # the other language's stay
+    own = SearchService(bundled.store, bundled.embedder, config)
+    assert own.search(SearchRequest(query=SUSPENSION)).abstained
+    assert not bundled.search.search(SearchRequest(query=SUSPENSION)).abstained
+
+
+def test_null_questions_must_be_questions() -> None:
+    with pytest.raises(ValueError, match="VIGENCIA_NULL_QUESTIONS: es needs at least one"):
+        Settings(null_questions={"es": ["  "]})

@@ -9,7 +9,6 @@ from threading import Lock
 
 from api.core.acronyms import with_names
 from api.core.gate import (
-    NULL_QUESTIONS,
     QuerySignals,
     abstain_floor,
     abstain_reason,
@@ -183,7 +182,7 @@ class Abstention:
                 self._floors[key] = (now, size, cached[2])
             return cached[2]
         try:
-            vectors = self.embedder.embed(list(NULL_QUESTIONS[key]), "query")
+            vectors = self.embedder.embed(list(self.config.null_questions[key]), "query")
         except EmbedderError as exc:  # e.g. precomputed vectors only: no floor, say why
             _log.warning("abstention floor not measured (%s): only empty questions abstain", exc)
             with self._floors_lock:  # tried again after FLOOR_RECHECK_S, not on every search

@@ -8,7 +8,7 @@ from datetime import date
 from types import MappingProxyType
 
 from api.core.epoca_factors import EpocaFactors
-from api.core.gate import GateConfig
+from api.core.gate import NULL_QUESTIONS, GateConfig
 from api.core.intent import detect_materia
 from api.core.reform import DEFAULT_CUTOFFS, ReformConfig
 from api.core.scoring import DecayParams
@@ -45,6 +45,8 @@ class SearchConfig(SearchDefaults):
     # Per-materia defaults fitted by ``vigencia tune`` (materia read from the question).
     materia_weights: dict[str, float] = field(default_factory=dict)
     materia_alphas: dict[str, float] = field(default_factory=dict)
+    # The questions no document should answer, per language, that calibrate abstention.
+    null_questions: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: NULL_QUESTIONS)
 
     def defaults_for(self, query: str, explicit: tuple[str, ...]) -> tuple[float, float]:
         """The recency weight and alpha a question's materia was tuned to, else the global."""
@@ -86,4 +88,8 @@ class SearchConfig(SearchDefaults):
             epocas=EpocaFactors.parse(s.epoca_factors, s.seed_epoca_factors),
             materia_weights=dict(s.materia_recency_weights or {}),
             materia_alphas=dict(s.materia_alphas or {}),
+            null_questions={
+                **NULL_QUESTIONS,
+                **{lang: tuple(qs) for lang, qs in (s.null_questions or {}).items()},
+            },
         )
