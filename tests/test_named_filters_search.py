@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from api.core.circuits import circuit_of
 from api.core.gate import NOTHING_UNDER_FILTERS
 from api.core.text import fold
@@ -221,3 +223,15 @@ def test_an_epoca_said_not_to_be_wanted_is_left_out(bundled: Services) -> None:
     hits = bundled.search.search(SearchRequest(query=question, top_k=5)).hits
     assert hits and "Séptima Época" not in {h.passage.epoca for h in hits}
     assert "ARRENDAMIENTO" in hits[0].passage.rubro
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["la tesis laboral más reciente de 1950", "the latest labor ruling from 1950"],
+)
+def test_a_topic_under_filters_that_leave_nothing_says_the_filters_did_it(
+    bundled: Services, question: str
+) -> None:
+    """No tesis of 1950 at all: "Ningún documento trata de «laboral»" blamed the topic."""
+    result = bundled.search.search(SearchRequest(query=question, top_k=5))
+    assert result.abstained and result.abstain_reason == "No hay tesis que cumplan los filtros."

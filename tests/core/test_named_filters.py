@@ -97,6 +97,18 @@ from api.core.intent.named_filters import (
             {"anio_min": 1987, "anio_max": 1987, "tipo": "Aislada", "instancia": COLEGIADOS},
             None,
         ),
+        # a branch of law between the ordering word and the year; a range closing the request
+        (
+            "la tesis más reciente en materia laboral de 1980",
+            {"anio_min": 1980, "anio_max": 1980},
+            ("de 1980",),
+        ),
+        (
+            "el primer criterio sobre arrendamiento entre 1975 y 1980",
+            {"anio_min": 1975, "anio_max": 1980},
+            ("entre 1975 y 1980",),
+        ),
+        ("the first ruling on strikes before 1980?", {"anio_max": 1979}, ("before 1980",)),
         # a circuit, in words, digits or English
         ("tesis del Sexto Circuito", {"circuito": 6}, ("sexto circuito",)),
         ("criterios del Décimo Tercer Circuito sobre despido", {"circuito": 13}, None),
@@ -141,6 +153,7 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
         "Can the authority revoke a license issued in 2015?",
         "What does the recent 2023 judicial reform mean?",
         "la jurisprudencia más reciente sobre despido",
+        "el primer criterio sobre la Ley de Amparo de 1936",  # a bare closing year: its name
         "la tesis más reciente sobre despido",
         "tesis 2024502",  # a registro, not a year
         "jurisprudencia 2a./J. 12/2019",

@@ -95,7 +95,10 @@ _BETWEEN = (
     rf"|(?:de\s+la|del|de\s+los|de\s+las|de)\s+(?:(?:{_ORDINAL})\s+(?:sala|epoca)|pleno"
     r"|tribunal(?:es)?\s+colegiados?(?:\s+de\s+circuito)?|(?:\w+\s+){1,2}circuito)))*"
 )
-_DATED = rf"(?:{_DOCUMENTS}{_BETWEEN}(?:\s+(?:{_ORDERING}))?\s+{_CARRIED}|(?:{_ORDERING})\s+)"
+_DATED = (
+    rf"(?:{_DOCUMENTS}{_BETWEEN}(?:\s+(?:{_ORDERING}))?{_BETWEEN}\s+{_CARRIED}"
+    rf"|(?:{_ORDERING}){_BETWEEN}\s+)"  # "la tesis más reciente en materia laboral de 1980"
+)
 _Y = r"(?:1[89]\d\d|20\d\d)"
 _YEARS = re.compile(
     rf"\b{_DATED}(?P<when>"
@@ -106,6 +109,15 @@ _YEARS = re.compile(
     rf"|(?:a partir del?|desde(?: el)?|since)\s+(?P<since>{_Y})"
     rf"|(?:de|del|en|in|from|of|del ano)\s+(?P<year>{_Y}))\b"
     rf"|\b{_DOCUMENTS}\s+(?P<bare>{_Y})\b"  # "Second Chamber rulings 2024"
+)
+# A first/latest request may close on its range, after the topic ("el primer criterio sobre
+# arrendamiento entre 1975 y 1980"): a range or a bound, not a bare year (the Ley de Amparo
+# "de 1936" is its name).
+_CLOSING_RANGE = re.compile(
+    rf"\b(?P<when>(?:entre|between)\s+(?P<low>{_Y})\s+(?:y|and)\s+(?P<high>{_Y})"
+    rf"|(?:antes del?|before|prior to)\s+(?P<before>{_Y})"
+    rf"|(?:despues del?|after)\s+(?P<after>{_Y})"
+    rf"|(?:a partir del?|desde(?: el)?|since)\s+(?P<since>{_Y}))\W*$"
 )
 _TIPO: tuple[tuple[re.Pattern[str], TesisTipo], ...] = (
     (re.compile(r"\btesis\s+aisladas?\b|\bisolated\s+(?:thes[ie]s|rulings?)\b"), "Aislada"),
@@ -208,7 +220,8 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
         spans.append((bound.start() if bound else found.start(), found.end()))
     epocas = _epocas(named_epocas)
     anio_min, anio_max = None, None
-    if years := _YEARS.search(folded):
+    years = _YEARS.search(folded) or (_CLOSING_RANGE.search(folded) if ordering else None)
+    if years:
         anio_min, anio_max = _bounds(years)
         spans.append(years.span("when") if years.group("when") else years.span("bare"))
     # a question (not a first/latest request) reads a kind or a court only as unwanted
@@ -335,17 +348,18 @@ def _chambers(folded: str) -> tuple[str | None, list[re.Match[str]]]:
 
 
 def _bounds(years: re.Match[str]) -> tuple[int | None, int | None]:
-    """The least and greatest year a ``_YEARS`` match allows."""
-    if years.group("low"):
-        low, high = sorted((int(years.group("low")), int(years.group("high"))))
+    """The least and greatest year a ``_YEARS`` (or ``_CLOSING_RANGE``) match allows."""
+    said = years.groupdict()
+    if said["low"]:
+        low, high = sorted((int(said["low"]), int(said["high"])))
         return low, high
-    if years.group("before"):
-        return None, int(years.group("before")) - 1
-    if years.group("after"):
-        return int(years.group("after")) + 1, None
-    if years.group("since"):
-        return int(years.group("since")), None
-    year = int(years.group("year") or years.group("bare"))
+    if said["before"]:
+        return None, int(said["before"]) - 1
+    if said["after"]:
+        return int(said["after"]) + 1, None
+    if said["since"]:
+        return int(said["since"]), None
+    year = int(said.get("year") or said["bare"])
     return year, year
 
 

@@ -107,6 +107,8 @@ class SearchService:
         reason: str | None = None
         if absent:
             reason = absent
+        elif found.unnamed and self.nothing_under(request.filters):  # "… de 1950"
+            reason = NOTHING_UNDER_FILTERS
         elif found.unnamed:
             reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
         elif not narrowed:
@@ -178,6 +180,11 @@ class SearchService:
             ),
             abstain_reason=reason,
         )
+
+    def nothing_under(self, filters: Filters) -> bool:
+        """Whether ``filters`` (some set) leave no tesis at all: then that, not the topic, is
+        why nothing answers."""
+        return filters != Filters() and not self.store.list_tesis(ListQuery(filters, "ASC", 1))
 
     def as_lookup(self, request: SearchRequest) -> tuple[SearchRequest, tuple[int, ...], str]:
         """A request that cites tesis by registro or clave as a search of those tesis only (no
