@@ -94,11 +94,38 @@ def test_the_materia_is_legal_only_where_tesis_answer(news: News) -> None:
     electoral = MateriaIntent("Electoral", ("electoral",), "question")
     record = news.search.search(SearchRequest(query="reforma electoral", top_k=2)).hits[0]
     tesis = make_hit(9, materias=("Electoral",), anio=2022)
-    assert legal_materia(electoral, [record], news.store).materia is None
-    assert legal_materia(electoral, [record, tesis], news.store) == electoral  # a mixed page
-    assert legal_materia(electoral, [], news.store).materia is None  # no Electoral tesis stored
+    holds_tesis = news.search.corpus.holds_tesis()
+    assert not holds_tesis
+    assert legal_materia(electoral, [record], holds_tesis).materia is None
+    assert legal_materia(electoral, [record, tesis], holds_tesis) == electoral  # a mixed page
+    assert legal_materia(electoral, [], holds_tesis).materia is None  # no tesis stored at all
+    assert legal_materia(electoral, [], True) == electoral  # a store of tesis lacking it
     asked = MateriaIntent("Electoral", (), "filter")
-    assert legal_materia(asked, [record], news.store) == asked
+    assert legal_materia(asked, [record], holds_tesis) == asked
+
+
+def test_an_electoral_question_over_the_tesis_keeps_its_materia_for_monitoring(
+    bundled: Services,
+) -> None:
+    """The bundled corpus has no Electoral tesis: the question abstains, and its materia is
+    what the coverage-gap alert counts."""
+    result = bundled.search.search(
+        SearchRequest(query="reforma electoral 2021 paridad de género en candidaturas")
+    )
+    assert result.intent.materia.materia == "Electoral"
+
+
+def test_a_news_archives_own_nouns_are_document_nouns_only_there(
+    news: News, bundled: Services
+) -> None:
+    """ "la primera nota sobre …" asks for a news archive's first record; over the tesis,
+    "notas de crédito" is law ("nota" had been dropped there too)."""
+    over_news = news.search.plan(SearchRequest(query="la primera nota sobre las elecciones"))
+    assert over_news.topic == ("elecci",)
+    over_tesis = bundled.search.plan(
+        SearchRequest(query="¿Cuál es la primera tesis sobre notas de crédito?")
+    )
+    assert over_tesis.topic == ("nota", "credit")
 
 
 def test_a_news_store_has_no_reform_coverage_tipo_or_epoca(news: News, tmp_path: Path) -> None:

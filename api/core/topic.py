@@ -25,7 +25,6 @@ DOCUMENT_NOUNS = frozenset(
         "resolución sentencia documento documentos registro registros cuál cuáles fue fueron "
         "emitido emitida publicado publicada dictado dictada sobre tema corte "
         "repo repos project projects proyecto proyectos "
-        "noticia noticias nota notas news story stories post posts "  # a news or blog corpus
         "which what was were is are there ever document documents record records "
         "created made ruling rulings decision decisions holding holdings judgment judgments "
         "criterion criteria precedent case cases court courts supreme mexican "
@@ -35,6 +34,13 @@ DOCUMENT_NOUNS = frozenset(
         "touched touch last"
     )
 )
+# What a generic corpus's records are (a news or blog archive's): document nouns there, and
+# law's words in a store of tesis ("notas de crédito", "la nota de remisión", "los artículos
+# transitorios"). An "artículo" with a number after it is an article of a law anywhere.
+RECORD_NOUNS = frozenset(
+    lemmas("noticia noticias nota notas news story stories post posts entrada entradas")
+)
+_RECORD_ARTICLES = re.compile(r"\b(?:articulos?|articles?)\b(?!\s+\d)")  # on folded text
 # Words that ask, point or intensify, and the platform a corpus lives on: never a topic.
 FILLER = frozenset(
     lemmas(
@@ -67,8 +73,6 @@ _HOW_LONG = re.compile(
 # "positi"; "repositorio" and "reposición"; "author" and "authority"): taken out as whole words.
 _WHOLE_DOCUMENT_NOUNS = re.compile(
     r"\b(?:positions?|repositor(?:y|ies|io|ios)|authors?|autor(?:es)?)\b"  # on folded text
-    # a news corpus's "el primer artículo publicado", not "el artículo 27" or "article 14"
-    r"|\b(?:articulos?|articles?)\b(?!\s+\d)"
     r"|\bposturas?\b(?!\s+legal)"  # "la postura más nueva", not an auction's "postura legal"
 )
 # Words around the topic that only point at it: a relative clause ("la tesis más nueva que
@@ -116,21 +120,24 @@ _CAPITALIZED = re.compile(r"\b[A-ZÁÉÍÓÚÑ][a-záéíóúñ]+\b")
 _SENTENCE_OPENERS = frozenset(".?!¿¡:;")
 
 
-def topic_terms(question: str, triggers: Sequence[str]) -> list[str]:
+def topic_terms(question: str, triggers: Sequence[str], records: bool = False) -> list[str]:
     """Content terms of ``question`` without its temporal triggers, document nouns, filler
     and owners' names ("Jakub's"). Repeated terms are kept once, in order. A trigger is taken
     out where it stands, not by its stem: "el criterio más antiguo sobre la prima de
     antigüedad" keeps "antigüedad". An acronym stands for its name ("la CFE": "comisi",
-    "federa", "electr"), which is not an owner's name for ending the question."""
+    "federa", "electr"), which is not an owner's name for ending the question. ``records``:
+    the corpus is a generic one's (no tesis), whose own nouns ("la primera nota", "the first
+    article") are document nouns too."""
     names = {
         t
         for pattern in _OWNER_PATTERNS
         for m in pattern.finditer(question)
         for t in lemmas(m.group(1))
     }
-    skip = DOCUMENT_NOUNS | FILLER | names
+    skip = DOCUMENT_NOUNS | FILLER | names | (RECORD_NOUNS if records else frozenset())
     asked = fold(with_names(question))
-    for pattern in (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE, _COUNTRY, _POINTING):
+    patterns = (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE, _COUNTRY, _POINTING)
+    for pattern in (*patterns, _RECORD_ARTICLES) if records else patterns:
         asked = pattern.sub(" ", asked)
     for trigger in triggers:
         # "SCJN" as a filter: its name too ("lo más reciente de la SCJN sobre arrendamiento")

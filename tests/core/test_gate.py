@@ -342,10 +342,7 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ["articu", "1915", "codigo", "civil"],
         ),
         ("lo más reciente de la SCJN sobre arrendamiento", ("más reciente", "SCJN"), ["arrend"]),
-        # a news corpus's records, and the date a question names ("last push")
-        ("¿Cuál fue el primer artículo publicado?", ("primer",), []),
-        ("la primera nota sobre las elecciones", ("primera",), ["elecci"]),
-        ("la noticia más reciente sobre inflación", ("más reciente",), ["inflac"]),
+        # the date a question names ("last push")
         ("which repo has the oldest last push?", ("oldest",), []),
     ],
 )
@@ -353,6 +350,28 @@ def test_topic_sets_aside_filler_platform_and_owners(
     question: str, triggers: tuple[str, ...], topic: list[str]
 ) -> None:
     assert topic_terms(question, triggers) == topic
+
+
+@pytest.mark.parametrize(
+    ("question", "triggers", "over_records", "over_tesis"),
+    [
+        ("¿Cuál fue el primer artículo publicado?", ("primer",), [], ["articu"]),
+        ("la primera nota sobre las elecciones", ("primera",), ["elecci"], ["nota", "elecci"]),
+        ("la noticia más reciente sobre inflación", ("más reciente",), ["inflac"], None),
+        ("el primer criterio sobre el artículo 27", ("primer",), ["articu", "27"], None),
+    ],
+)
+def test_a_news_archives_nouns_are_document_nouns_only_in_a_generic_corpus(
+    question: str,
+    triggers: tuple[str, ...],
+    over_records: list[str],
+    over_tesis: list[str] | None,
+) -> None:
+    """ "la primera nota", "the first article" name a news archive's records; over the tesis,
+    "notas de crédito" and "los artículos transitorios" are law."""
+    assert topic_terms(question, triggers, records=True) == over_records
+    if over_tesis is not None:
+        assert topic_terms(question, triggers) == over_tesis
 
 
 @pytest.mark.parametrize(

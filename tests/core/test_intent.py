@@ -265,6 +265,8 @@ def test_temporal_false_positives(question: str) -> None:
         "la historia de mensajes de WhatsApp como prueba",
         "Soy capitán y en la última promoción ascendieron a oficiales con menos antigüedad.",
         "Desde la última visita del inspector no me han notificado nada, ¿caducó?",
+        "En mi primera resolución de pensión me negaron el aumento, ¿qué hago?",
+        "mi último proyecto de sentencia fue rechazado",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:
@@ -277,8 +279,12 @@ def test_an_ordinal_name_does_not_hide_a_real_trigger() -> None:
     assert detect_temporal(question) == TemporalIntent("earliest", ("primer",))
     question = "Último criterio del Primer Tribunal Colegiado"
     assert detect_temporal(question) == TemporalIntent("latest", ("último",))
-    question = "¿Qué dijo la Corte en la última tesis sobre el despido?"
-    assert detect_temporal(question) == TemporalIntent("latest", ("última",))
+    for question in (
+        "¿Qué dijo la Corte en la última tesis sobre el despido?",
+        "¿Qué dijo la Segunda Sala en la última sentencia sobre outsourcing?",
+        "¿Qué resolvió la Corte en la última contradicción de tesis sobre el despido?",
+    ):
+        assert detect_temporal(question) == TemporalIntent("latest", ("última",)), question
 
 
 @pytest.mark.parametrize(

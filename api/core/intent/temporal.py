@@ -107,6 +107,18 @@ _IN_THE = frozenset(
     for preposition in ("en", "desde", "durante", "hasta", "para", "a", "de", "con", "tras")
     for article in ("el", "la", "los", "las")
 )
+# What a court issues, after "en la última ..." (a date order, unlike "en la última
+# promoción"); and a criterion or an owner's record after "mi primer ..." ("mi primer
+# repositorio", unlike "mi primera resolución de pensión", the asker's case).
+_COURT_OUTPUT = _words(
+    "criterio, criterios, tesis, jurisprudencia, jurisprudencias, precedente, precedentes,"
+    "postura, posturas, sentencia, sentencias, ejecutoria, ejecutorias, contradiccion,"
+    "contradicciones, resolucion, resoluciones, decision, decisiones, interpretacion, doctrina"
+)
+_FIRST_RECORDS = _words(
+    "criterio, criterios, tesis, jurisprudencia, jurisprudencias, precedente, precedentes,"
+    "repo, repos, repositorio, repositorios, proyecto, proyectos"
+)
 # English "original/initial" open a noun phrase: after a determiner, or at the start.
 _EN_DETERMINERS = _words("the, his, her, my, its, their, your, our, an, a") | {""}
 _EN_DOCUMENT_STOP_NEXT = _words(
@@ -212,7 +224,7 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         proper_name=True,
     ),
     # ... but "mi primer repositorio", "my first project" ask for the owner's first record
-    _rule("earliest", rf"primer(?:a|o)?(?= (?:{'|'.join(sorted(_CRITERION_WORDS))})\b)"),
+    _rule("earliest", rf"primer(?:a|o)?(?= (?:{'|'.join(sorted(_FIRST_RECORDS))})\b)"),
     _rule("earliest", r"first(?= (?:repo|repos|repository|repositories|project|projects)\b)"),
     # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular"):
     # it asks for the first as a pronoun ("el primero") or closing the question ("¿qué se
@@ -281,8 +293,13 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         # promoción ascendieron...": a step of the asker's story
         stop_prev=_words("por, en") | _OWN_CASE_PREV | _IN_THE,
     ),
-    # ... unless a criterion follows: "¿qué dice la Corte en la última tesis sobre...?"
-    _rule("latest", rf"ultim(?:o|a|os|as)(?= (?:{'|'.join(sorted(_CRITERION_WORDS))})\b)"),
+    # ... unless what a court issues follows: "¿qué dijo la Sala en la última sentencia
+    # sobre...?" (not "mi última resolución", the asker's own)
+    _rule(
+        "latest",
+        rf"ultim(?:o|a|os|as)(?= (?:{'|'.join(sorted(_COURT_OUTPUT))})\b)",
+        stop_prev=_OWN_CASE_PREV,
+    ),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
     _rule("latest", _NEWS),
     _rule("latest", r"novedad", need_prev=_words("hay, alguna, ninguna, ultima")),

@@ -52,8 +52,9 @@ class Plan:
     named_filters: tuple[str, ...] = ()  # words of the question read as filters
 
 
-def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
-    """Resolve the request against the defaults and read its language and temporal intent."""
+def make_plan(request: SearchRequest, cfg: SearchConfig, records: bool = False) -> Plan:
+    """Resolve the request against the defaults and read its language and temporal intent.
+    ``records``: the store holds a generic corpus (no tesis), whose nouns name documents."""
     request.validate()
     temporal = NO_TEMPORAL if request.temporal_mode == "off" else detect_temporal(request.query)
     if request.ordering is not None:
@@ -71,7 +72,7 @@ def make_plan(request: SearchRequest, cfg: SearchConfig) -> Plan:
         temporal, ordering = TemporalIntent("latest", ()), "latest"
         named = named_filters(request.query)
     said = temporal.triggers + named.phrases
-    topic = tuple(topic_terms(request.query, said)) if temporal.kind else ()
+    topic = tuple(topic_terms(request.query, said, records)) if temporal.kind else ()
     if temporal.kind == "current" and not topic:  # "the current project": the newest one
         ordering = "latest"
     if named:

@@ -10,35 +10,32 @@ import numpy as np
 
 from api.core.chunking import embedding_text
 from api.core.intent import MateriaIntent
-from api.core.models import Filters, Hit
+from api.core.models import Hit
 from api.core.reform import RerankOutcome, SamePoint, apply_reform_rules, apply_same_point_rules
 from api.embeddings.base import Embedder, Vectors
 from api.errors import EmbedderError
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
-from api.store.base import ListQuery, VectorStore
 
 _log = logging.getLogger("vigencia.search")
 WARN_EVERY_S = 60.0  # an embedder that refuses refuses every search: say so once a minute
 _last_warning = [-WARN_EVERY_S]  # monotonic time of the last "not applied" warning
 
 
-def legal_materia(materia: MateriaIntent, page: Sequence[Hit], store: VectorStore) -> MateriaIntent:
+def legal_materia(materia: MateriaIntent, page: Sequence[Hit], holds_tesis: bool) -> MateriaIntent:
     """``materia`` when it is a branch of law the answer speaks of, else no materia.
 
     A question worded like law ("reforma electoral", "huelga") over a generic corpus's records
     (no época) has no legal materia: no reform cutoff, rule or warning applies. Decided from
     the page's hits (a mixed store keeps the materia when tesis answer), or, when nothing
-    answered, from whether the store holds any tesis of that materia. A filter's materia is
-    the asker's and stays.
+    answered, from whether the store holds tesis at all: a store of tesis that lacks the
+    materia keeps it, so monitoring sees what people ask and the corpus lacks (an
+    electoral question over the bundled corpus raises its coverage-gap alert). A filter's
+    materia is the asker's and stays.
     """
     if materia.materia is None or materia.source == "filter":
         return materia
-    if page:
-        legal = any(not h.passage.generic for h in page)
-    else:
-        only_it = ListQuery(Filters(materias=(materia.materia,)), "ASC", 1)
-        legal = bool(store.list_tesis(only_it))
+    legal = any(not h.passage.generic for h in page) if page else holds_tesis
     return materia if legal else MateriaIntent(None)
 
 

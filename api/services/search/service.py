@@ -27,6 +27,7 @@ from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.services.search.abstention import Abstention, gate_for
 from api.services.search.config import SearchConfig
+from api.services.search.corpus_kind import CorpusKind
 from api.services.search.plan import Plan, make_plan, scoped_to_materia
 from api.services.search.ranking import (
     cap_chunks_per_tesis,
@@ -49,6 +50,7 @@ class SearchService:
         self.config = config
         self.retrieval = Retrieval(store, config)
         self.abstention = Abstention(store, embedder, config)
+        self.corpus = CorpusKind(store)
 
     def embed_query(self, text: str) -> Vectors:
         """The question's vector; words naming an época, years or a kind are filters, not
@@ -59,7 +61,7 @@ class SearchService:
 
     def plan(self, request: SearchRequest) -> Plan:
         """Resolve the request against the defaults and read its language and temporal intent."""
-        return make_plan(request, self.config)
+        return make_plan(request, self.config, records=not self.corpus.holds_tesis())
 
     def abstain_floor(self, language: Language) -> float:
         """The best cosine a question in ``language`` must reach (see ``Abstention.floor``)."""
@@ -149,7 +151,7 @@ class SearchService:
             request.filters.materias,
             [h.passage.materias for h in hits[: request.top_k]],
         )
-        materia = legal_materia(materia, hits[: request.top_k], self.store)
+        materia = legal_materia(materia, hits[: request.top_k], self.corpus.holds_tesis())
         outcome = apply_rules(plan, hits, materia, self.config, self.embedder)
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
