@@ -172,6 +172,13 @@ def test_a_generated_answer_warns_when_it_cites_a_superseded_criterion() -> None
     assert vigente.warnings == ()
 
 
+def test_a_note_that_keeps_the_criterion_in_force_is_named_not_called_superseded() -> None:
+    aclarada = Validity("aclarada")
+    refs = consolidate([make_hit(253881, 0, "El despido se acredita así.", status=aclarada)])
+    answer = Answerer(ScriptedLLM(["Se acredita [1]."]), timeout=5).answer(QUESTION, refs)
+    assert answer.warnings == ("La respuesta cita [1], que está aclarada.",)
+
+
 def test_a_removed_phantom_citation_leaves_a_warning() -> None:
     llm = ScriptedLLM(["La suspensión procede [1]. Además, la Corte lo reiteró en 2020 [9]."])
     answer = Answerer(llm, timeout=5).answer(QUESTION, three_refs())

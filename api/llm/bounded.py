@@ -27,6 +27,7 @@ class BoundedLLM:
         if max_running < 1:
             raise ValueError(f"max_running must be >= 1, got {max_running}")
         self.inner = inner
+        self.max_running = max_running
         self.max_wait_s = max_wait_s
         self._turns = threading.BoundedSemaphore(max_running)
 

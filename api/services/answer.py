@@ -86,11 +86,13 @@ class Answer:
             by_number = {ref.number: ref for ref in self.references}
             for number in self.citation_check.valid:
                 ref = by_number.get(number)
-                if ref is not None and not ref.status.vigente:
-                    notes.append(
-                        f"La respuesta cita {ref.marker}, que está {describe(ref.status)}: "
-                        "no es el criterio vigente."
-                    )
+                if ref is None or ref.status.vigente:
+                    continue
+                said = f"La respuesta cita {ref.marker}, que está {describe(ref.status)}"
+                # a note that removes force (superada, abandonada) or only qualifies it
+                notes.append(
+                    f"{said}: no es el criterio vigente." if ref.superseded else f"{said}."
+                )
         return tuple(notes)
 
 

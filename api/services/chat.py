@@ -97,11 +97,16 @@ class ChatService:
         self, request: ChatRequest
     ) -> tuple[tuple[Prepared, Answer], tuple[Prepared, Answer]]:
         """The same question answered with recency (the configured weight) and without it
-        (weight 0): the answer-level A/B. Both at once: one after the other, two calls to a
-        slow model outlasted the request's time budget that one call fits in."""
+        (weight 0): the answer-level A/B. Both at once where the model takes two calls at once
+        (one after the other, two calls to a slow model outlasted the request's time budget
+        that one call fits in); one after the other where it takes one (a local model with
+        ``VIGENCIA_LLM_MAX_RUNNING=1``: at once, one side always found it busy)."""
+        without_recency = replace(request, recency_weight=0.0)
+        if getattr(self.llm, "max_running", 2) < 2:
+            return self.answer(request), self.answer(without_recency)
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="compare") as pool:
             with_recency = pool.submit(self.answer, request)
-            without = pool.submit(self.answer, replace(request, recency_weight=0.0))
+            without = pool.submit(self.answer, without_recency)
             return with_recency.result(), without.result()
 
     def score_sentences(self, question: str, sentences: Sequence[str]) -> list[float]:

@@ -6,6 +6,7 @@ import threading
 
 from api.errors import LLMTimeout
 from api.llm.base import Message
+from api.llm.bounded import BoundedLLM
 from api.services.container import Services
 from tests.conftest import run_query
 from tests.fakes import ScriptedLLM
@@ -78,6 +79,16 @@ class MeetingLLM:
 def test_both_sides_ask_the_model_at_once(bundled: Services) -> None:
     """Two calls to a slow model one after the other outlasted the request's budget."""
     data = run_query(with_llm(bundled, MeetingLLM()), QUERY, q=QUESTION)["compareAnswers"]
+    assert data["withRecency"]["mode"] == data["withoutRecency"]["mode"] == "RAG"
+
+
+def test_a_model_that_takes_one_call_at_a_time_answers_both_sides_in_turn(
+    bundled: Services,
+) -> None:
+    """With VIGENCIA_LLM_MAX_RUNNING=1 both sides at once left one of them "modelo ocupado"."""
+    slow = ScriptedLLM(["Es vinculante [1].", "Es vinculante [1]."], delay=0.3)
+    services = with_llm(bundled, BoundedLLM(slow, max_running=1, max_wait_s=0.05))
+    data = run_query(services, QUERY, q=QUESTION)["compareAnswers"]
     assert data["withRecency"]["mode"] == data["withoutRecency"]["mode"] == "RAG"
 
 
