@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.citations import neutralize
-from api.core.references import MODERN_YEAR, Reference, all_predate
+from api.core.references import MODERN_YEAR, Fragment, Reference, all_predate
 from api.core.text import analyze, fold
 from api.core.validity import describe
 
@@ -58,12 +58,18 @@ _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[¿¡«\"(]?[A-ZÁÉÍÓÚÑ])|\n+"
 # ... but not after an abbreviation ("la jurisprudencia P./J. 9/2016", "el Acuerdo Núm.
 # A/018/2023", "C. Juez"): an initial, or a short word the tesis abbreviate.
 _ABBREVIATION = re.compile(
-    r"(?:^|[\s(./])(?:[A-ZÁÉÍÓÚÑ]|[Nn]úms?|[Nn]o|[Aa]rts?|[Ff]racc?|[Ii]ncs?|[Pp]ágs?|[Vv]ol"
+    r"(?:^|[\s(./])(?:[A-ZÁÉÍÓÚÑ]|[Nn]úms?|[Aa]rts?|[Ff]racc?|[Ii]ncs?|[Pp]ágs?|[Vv]ol"
     r"|[Ee]xp|[Ll]ic|[Ss]r|[Ss]ra|[Dd]r|[Dd]ra|[Ii]ng|[Cc]fr|[Cc]onst)\.$"
+)
+# ... except a Roman numeral that numbers a part of a law, which may end a sentence
+# ("conforme a la fracción X. Ahora bien, ...")
+_NUMBERED_PART = re.compile(
+    r"(?:fracci[oó]n|tomo|t[ií]tulo|cap[ií]tulo|libro|apartado)\s+[IVXLC]+\.$", re.IGNORECASE
 )
 # The sections of an Undécima or Duodécima Época tesis (folded openings): the case, the
 # holding, the reasons. The case is the parties' dispute, never the criterion.
 _SECTIONS = {"hechos": "case", _HOLDING: "holding", "justificacion": "reasons"}
+_SECTIONED = frozenset({"Undécima Época", "Duodécima Época"})
 MAX_SENTENCE_CHARS = 400
 HEAD_CHARS = 150  # of a shortened sentence, the opening kept; the close gets the rest
 MIN_SENTENCE_CHARS = 20
@@ -98,12 +104,17 @@ def split_sentences(text: str) -> list[str]:
     start = 0
     for end in [*_SENTENCE_END.finditer(text), None]:
         piece = text[start : end.start() if end else len(text)].strip()
-        if piece and sentences and (_ABBREVIATION.search(sentences[-1]) or piece[:1].islower()):
+        if piece and sentences and (_abbreviated(sentences[-1]) or piece[:1].islower()):
             sentences[-1] = f"{sentences[-1]} {piece}"
         elif piece:
             sentences.append(piece)
         start = end.end() if end else len(text)
     return sentences
+
+
+def _abbreviated(sentence: str) -> bool:
+    """Whether ``sentence`` ends at an abbreviation, so the next piece continues it."""
+    return bool(_ABBREVIATION.search(sentence)) and not _NUMBERED_PART.search(sentence)
 
 
 def _shorten(sentence: str) -> str:
@@ -139,27 +150,42 @@ def _whole_sentences(ref: Reference, text: str, last_fragment: bool) -> list[str
         sentences = sentences[:-1]
     if sentences and sentences[0][:1].islower():
         sentences = sentences[1:]
-    kept, section = [], ""
-    for sentence in sentences:
-        opening = fold(sentence[:40])
-        section = next((v for k, v in _SECTIONS.items() if opening.startswith(k)), section)
+    if ref.epoca not in _SECTIONED:
+        return sentences
+    sections = [_section(s) for s in sentences]
+    # the sections come in order (case, holding, reasons): before the first heading of a run
+    # that starts inside the text, the case when that heading is the holding's
+    first = next((s for s in sections if s), "")
+    section = "case" if first == "holding" else ""
+    kept = []
+    for sentence, heading in zip(sentences, sections, strict=True):
+        section = heading or section
         if section != "case":
             kept.append(sentence)
     return kept
 
 
+def _section(sentence: str) -> str:
+    """The section a sentence's heading opens ("Hechos:", "Criterio jurídico:"), or ""."""
+    opening = fold(sentence[:40])
+    return next((v for k, v in _SECTIONS.items() if opening.startswith(f"{k}:")), "")
+
+
 def _contiguous(ref: Reference) -> list[str]:
     """The text of each run of consecutive fragments (chunks i, i+1, ...), so a sentence the
     chunker cut at ";" or ":" is read whole when both its chunks were retrieved."""
-    runs: list[list[str]] = []
-    previous = -2
+    runs: list[str] = []
+    previous: Fragment | None = None
     for fragment in ref.fragments:
-        if fragment.chunk_index == previous + 1:
-            runs[-1].append(fragment.text)
+        if previous is not None and fragment.chunk_index == previous.chunk_index + 1:
+            # a new line where the text breaks one; else a space (the chunker also cuts a long
+            # sentence between two words, and a line break there would end it)
+            joint = "\n" if fragment.start_line > previous.end_line else " "
+            runs[-1] = f"{runs[-1]}{joint}{fragment.text}"
         else:
-            runs.append([fragment.text])
-        previous = fragment.chunk_index
-    return ["\n".join(run) for run in runs]
+            runs.append(fragment.text)
+        previous = fragment
+    return runs
 
 
 def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:

@@ -348,3 +348,52 @@ def test_the_case_of_a_recent_tesis_is_not_quoted_as_its_criterion() -> None:
     answer = extractive_answer("¿La notificación surte efectos en días inhábiles?", refs)
     assert "Criterio jurídico: Los días" in answer
     assert "Hechos:" not in answer and "Una persona sostuvo" not in answer
+
+
+def test_a_long_sentence_cut_between_two_words_reads_whole_across_its_fragments() -> None:
+    """The chunker also cuts a long sentence between words: a line break there had made two
+    "sentences" of «… sin control por el Poder» and «Judicial, el que tiene …»."""
+    refs = refs_for(
+        make_hit(
+            1,
+            0,
+            "La facultad de la autoridad no puede quedar sin control por el Poder",
+            start_line=1,
+            end_line=1,
+        ),
+        make_hit(
+            1,
+            1,
+            "Judicial, el que tiene competencia para revisar el acto reclamado.",
+            start_line=1,
+            end_line=1,
+        ),
+    )
+    answer = extractive_answer("control judicial de la facultad de la autoridad", refs)
+    assert "sin control por el Poder Judicial, el que tiene competencia" in answer
+
+
+def test_a_run_that_starts_inside_the_case_quotes_only_from_the_criterion_on() -> None:
+    text = (
+        "El Juzgado de Distrito determinó que no era factible ampliar la demanda de amparo. "
+        "Criterio jurídico: Procede ampliar la demanda de amparo cuando los actos están "
+        "vinculados."
+    )
+    refs = refs_for(make_hit(1, 1, text, anio=2026))
+    answer = extractive_answer("¿se puede ampliar la demanda de amparo?", refs)
+    assert "Criterio jurídico: Procede ampliar" in answer
+    assert "no era factible" not in answer
+
+
+def test_hechos_without_a_heading_or_in_an_older_tesis_is_just_a_word() -> None:
+    refs = refs_for(
+        make_hit(1, 0, "Hechos notorios son los que conoce el juez sin prueba.", anio=1980)
+    )
+    assert "Hechos notorios son los que conoce" in extractive_answer("hechos notorios", refs)
+
+
+def test_a_numbered_part_of_a_law_may_end_a_sentence() -> None:
+    assert split_sentences("Conforme a la fracción X. Ahora bien, procede.") == [
+        "Conforme a la fracción X.",
+        "Ahora bien, procede.",
+    ]
