@@ -61,7 +61,10 @@ class SearchService:
 
     def plan(self, request: SearchRequest) -> Plan:
         """Resolve the request against the defaults and read its language and temporal intent."""
-        return make_plan(request, self.config, records=not self.corpus.holds_tesis())
+        plan = make_plan(request, self.config)
+        if plan.topic and not self.corpus.holds_tesis():  # a news archive's "nota" is no topic
+            plan = make_plan(request, self.config, records=True)
+        return plan
 
     def abstain_floor(self, language: Language) -> float:
         """The best cosine a question in ``language`` must reach (see ``Abstention.floor``)."""
