@@ -120,12 +120,12 @@ def test_a_news_archives_own_nouns_are_document_nouns_only_there(
 ) -> None:
     """ "la primera nota sobre …" asks for a news archive's first record; over the tesis,
     "notas de crédito" is law ("nota" had been dropped there too)."""
-    over_news = news.search.plan(SearchRequest(query="la primera nota sobre las elecciones"))
-    assert over_news.topic == ("elecci",)
-    over_tesis = bundled.search.plan(
+    over_news = news.search.search(SearchRequest(query="la primera nota sobre las elecciones"))
+    assert over_news.intent.topic == ("elecci",)
+    over_tesis = bundled.search.search(
         SearchRequest(query="¿Cuál es la primera tesis sobre notas de crédito?")
     )
-    assert over_tesis.topic == ("nota", "credit")
+    assert over_tesis.intent.topic == ("nota", "credit")
 
 
 def test_a_news_store_has_no_reform_coverage_tipo_or_epoca(news: News, tmp_path: Path) -> None:

@@ -59,12 +59,10 @@ class SearchService:
         vector: Vectors = self.embedder.embed([asked], "query")[0]
         return vector
 
-    def plan(self, request: SearchRequest) -> Plan:
-        """Resolve the request against the defaults and read its language and temporal intent."""
-        plan = make_plan(request, self.config)
-        if plan.topic and not self.corpus.holds_tesis():  # a news archive's "nota" is no topic
-            plan = make_plan(request, self.config, records=True)
-        return plan
+    def plan(self, request: SearchRequest, records: bool = False) -> Plan:
+        """Resolve the request against the defaults and read its language and temporal intent
+        (``records``: over a generic corpus, see ``make_plan``)."""
+        return make_plan(request, self.config, records)
 
     def abstain_floor(self, language: Language) -> float:
         """The best cosine a question in ``language`` must reach (see ``Abstention.floor``)."""
@@ -100,6 +98,8 @@ class SearchService:
         if vector is None:
             vector = self.embed_query(request.query)
         timings["embed"] = (time.perf_counter() - started) * 1000
+        if plan.topic and not self.corpus.holds_tesis():  # a news archive's "nota" is no topic
+            plan = self.plan(request, records=True)
 
         started = time.perf_counter()
         plan, named = self.scoped_to_named_materia(plan)
