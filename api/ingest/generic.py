@@ -143,7 +143,7 @@ def parse_generic(
         registro=registro,
         rubro=title,
         texto="\n\n".join(
-            p for p in (labels(extra, fields.text), text, date_sentence(day, primary.role)) if p
+            p for p in (text, labels(extra, fields.text), date_sentence(day, primary.role)) if p
         ),
         epoca="",
         anio=day.year,
@@ -156,23 +156,29 @@ def parse_generic(
     return Parsed(tesis, tuple(warnings))
 
 
-def labels(extra: tuple[tuple[str, Any], ...], text_field: str) -> str:
+def labels(extra: tuple[tuple[str, Any], ...], text_key: str) -> str:
     """The record's short labels as a sentence ("Language: Python. Owner: jakub."), written
-    into the text that is embedded and indexed: "the first Python project" names a language
-    that only the ``language`` field says (a word in fewer than three texts reads as a name,
-    the owner's, and leaves the topic). Not URLs, slugs or long values."""
+    into the text that is embedded and indexed, after its own: "the first Python project"
+    names a language that only the ``language`` field says (a word in fewer than three texts
+    reads as a name, the owner's, and leaves the topic). Not URLs, slugs, ids, numbers or
+    true/false (a CSV's cells are all strings), nor long values."""
     return " ".join(
         f"{key.replace('_', ' ').capitalize()}: {value}."
         for key, value in extra
-        if key != text_field and isinstance(value, str) and _label(value)
+        if key != text_key and isinstance(value, str) and _label(key, value)
     )
 
 
 LABEL_CHARS = 40  # a language, a section, an author; longer values are prose, not labels
+_NOT_A_LABEL = re.compile(
+    r"[-+]?\d+(?:[.,]\d+)?|true|false|yes|no|null|none|[A-Za-z0-9+/=_-]{20,}", re.IGNORECASE
+)  # a number, a flag, an opaque token ("MDEwOlJlcG9zaXRvcnk...")
 
 
-def _label(value: str) -> bool:
-    if len(value) > LABEL_CHARS or "://" in value:
+def _label(key: str, value: str) -> bool:
+    if len(value) > LABEL_CHARS or "://" in value or _NOT_A_LABEL.fullmatch(value.strip()):
+        return False
+    if key.lower() == "id" or key.lower().endswith(("_id", "id_")):
         return False
     return " " in value or not re.search(r"[-_/.@]", value)  # "py-ml-notebooks" is a slug
 

@@ -124,5 +124,8 @@ def test_short_labels_are_written_into_the_text_urls_slugs_and_prose_are_not() -
         ("slug", "final-de-liga"),
         ("description", "A long description that is the record's own text."),
         ("stars", 4),
+        ("forks_count", "56"),  # a CSV's cells are all strings
+        ("archived", "false"),
+        ("node_id", "MDEwOlJlcG9zaXRvcnkxMjM0NTY="),
     )
     assert labels(extra, "description") == "Language: Python. Owner: Ana Ruiz."
