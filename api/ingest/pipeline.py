@@ -42,7 +42,7 @@ class Located:
 
 def kind(tesis: Tesis) -> str:
     """'tesis' or 'generic record': a generic record has no época."""
-    return "tesis" if tesis.epoca else "generic record"
+    return "generic record" if tesis.generic else "tesis"
 
 
 def _valid_tesis(
@@ -151,7 +151,7 @@ def ingest_sources(
         report.unchanged += len(batch) - len(updates)
         clashes = _kind_clashes([r for r in updates if r.tesis.registro in stored], store)
         report.rejected.extend(clashes)
-        refused = {int(str(c.registro)) for c in clashes}
+        refused = {int(c.registro) for c in clashes if c.registro is not None}
         changed = [r.tesis for r in updates if r.tesis.registro not in refused]
         chunked = [(t, chunk_tesis(t)) for t in changed]
         texts = [embedding_text(t.rubro, c) for t, chunks in chunked for c in chunks]

@@ -41,6 +41,7 @@ def test_news_hits_raise_no_legal_alert() -> None:
 def test_news_hits_count_in_no_pre_reform_share_nor_epoca() -> None:
     share = shares(ENTRIES)
     assert (share.pre_reform, share.reform_hits, share.hits) == (0.0, 0, 6)
+    assert share.pre_2000 == 0.0  # 1990 and 1985 news are no old law either
     assert [s.pre_reform_share for s in by_materia(ENTRIES)] == [0.0]
     counted = retrieved_distribution(ENTRIES)
     assert counted.by_epoca == () and counted.total == 6

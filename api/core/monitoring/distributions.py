@@ -107,7 +107,7 @@ def _count(pairs: Iterable[tuple[str, str]]) -> Distribution:
 
 def retrieved_distribution(entries: Iterable[LogEntry]) -> Distribution:
     """One count per logged hit (a tesis shown with two chunks counts twice, as in the
-    boost histogram, so both totals equal the logged hits)."""
+    boost histogram): by year every hit; by época the tesis' (a generic record has none)."""
     return _count((str(h.anio), h.epoca) for e in entries for h in e.hits)
 
 
@@ -122,9 +122,10 @@ def cited_distribution(entries: Iterable[LogEntry]) -> Distribution:
 
 @dataclass(frozen=True, slots=True)
 class Shares:
-    """Shares of the logged hits: before 2000 and superseded over all hits; pre-reform over
-    the tesis hits (not a generic corpus's records) of searches whose materia has a reform
-    cutoff (``reform_hits``)."""
+    """Shares of the logged hits: before 2000 and superseded over the tesis hits (a generic
+    corpus's records are no criteria, as for the ``ALL_PRE_2000`` alert); pre-reform over the
+    tesis hits of searches whose materia has a reform cutoff (``reform_hits``). ``hits``
+    counts every logged hit."""
 
     pre_2000: float
     pre_reform: float
@@ -139,11 +140,12 @@ def _share(part: int, whole: int) -> float:
 
 def shares(entries: Sequence[LogEntry]) -> Shares:
     hits = [h for e in entries for h in e.hits]
+    tesis = [h for h in hits if not h.generic]
     reform = [(e, h) for e in entries if e.cutoff_year is not None for h in e.hits if not h.generic]
     return Shares(
-        pre_2000=_share(sum(h.anio < MODERN_YEAR for h in hits), len(hits)),
+        pre_2000=_share(sum(h.anio < MODERN_YEAR for h in tesis), len(tesis)),
         pre_reform=_share(sum(e.pre_reform(h) for e, h in reform), len(reform)),
-        superseded=_share(sum(h.superseded for h in hits), len(hits)),
+        superseded=_share(sum(h.superseded for h in tesis), len(tesis)),
         hits=len(hits),
         reform_hits=len(reform),
     )
