@@ -66,6 +66,13 @@ _ABBREVIATION = re.compile(
 _NUMBERED_PART = re.compile(
     r"(?:fracci[oó]n|tomo|t[ií]tulo|cap[ií]tulo|libro|apartado)\s+[IVXLC]+\.$", re.IGNORECASE
 )
+# What ingest writes into a generic record's text (``api.ingest.generic``): its date
+# ("Created on 2024-01-17 (created in January 2024).") and its labels ("Language: Python."),
+# never quoted as the record's own words.
+_GENERATED = re.compile(
+    r"(?:(?:Created|Updated|Pushed|Published|Dated)\b.*\(\w+ (?:in )?\w+ \d{4}\)\.$)"
+    r"|(?:[A-Z][\w ]{0,40}: [^.:\s]+(?: [^.:\s]+){0,3}\.\s*)+$"
+)
 # The sections of an Undécima or Duodécima Época tesis (folded openings): the case, the
 # holding, the reasons. The case is the parties' dispute, never the criterion.
 _SECTIONS = {"hechos": "case", _HOLDING: "holding", "justificacion": "reasons"}
@@ -200,6 +207,8 @@ def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:
                 key = fold(sentence)
                 if len(sentence) < MIN_SENTENCE_CHARS or key in seen or _shouting(sentence):
                     continue
+                if ref.generic and _GENERATED.match(sentence):  # its date and labels, ours
+                    continue
                 seen.add(key)
                 out.append(_Sentence(ref, order, sentence, frozenset(analyze(sentence))))
                 order += 1
@@ -212,8 +221,18 @@ def _topic(question: str) -> str:
 
 
 def _source(ref: Reference) -> str:
+    if ref.generic:  # a record of a generic corpus: its date, no época or kind of tesis
+        return f"({_date_said(ref)}) {ref.marker}"
     tipo = "jurisprudencia" if ref.tipo == "Jurisprudencia" else "tesis aislada"
     return f"({ref.epoca}, {ref.anio}, {tipo}) {ref.marker}"
+
+
+def _sources(refs: Sequence[Reference]) -> tuple[str, str]:
+    """What the references are and what their titles are called: tesis and their rubros, or
+    a generic corpus's records and their titles."""
+    if refs and all(r.generic for r in refs):
+        return "los registros recuperados", "títulos"
+    return "las tesis recuperadas", "rubros"
 
 
 def _date_said(ref: Reference) -> str:
@@ -239,7 +258,7 @@ def _warnings(refs: Sequence[Reference]) -> list[str]:
         for ref in refs
         if not ref.status.vigente
     ]
-    if all_predate(refs):
+    if all_predate(refs) and not any(ref.generic for ref in refs):
         notes.append(
             f"Advertencia: todas las fuentes son anteriores a {MODERN_YEAR}; pueden no "
             "reflejar el criterio vigente."
@@ -347,13 +366,13 @@ def extractive_answer(
         cited = {first.number} | {s.ref.number for s in others}
     elif chosen := chosen[:max_sentences]:
         lines = [_quote(s) for s in chosen]
-        intro = f"{title}: frases de las tesis recuperadas que mejor coinciden con la pregunta."
+        intro = f"{title}: frases de {_sources(refs)[0]} que mejor coinciden con la pregunta."
         cited = {s.ref.number for s in chosen}
     else:
         lines = [f"- {neutralize(ref.rubro)} {_source(ref)}" for ref in refs[:max_sentences]]
         intro = (
-            f"{title}: ninguna frase de las tesis recuperadas coincide con los términos de la "
-            "pregunta; estos son sus rubros."
+            f"{title}: ninguna frase de {_sources(refs)[0]} coincide con los términos de la "
+            f"pregunta; estos son sus {_sources(refs)[1]}."
         )
         cited = {ref.number for ref in refs[:max_sentences]}
     notes = _warnings([ref for ref in refs if ref.number in cited])

@@ -397,3 +397,18 @@ def test_a_numbered_part_of_a_law_may_end_a_sentence() -> None:
         "Conforme a la fracción X.",
         "Ahora bien, procede.",
     ]
+
+
+def test_a_generic_corpus_answer_speaks_of_records_not_tesis() -> None:
+    """A doc audit's find: the repositories' answer read "(, 2026, tesis aislada)" and quoted
+    "Created on …", the sentence ingest writes."""
+    text = (
+        "Retrieval-augmented generation experiments with small local language models.\n\n"
+        "Language: Python.\n\nCreated on 2024-05-05 (created in May 2024)."
+    )
+    hit = make_hit(929691, 0, text, anio=2024, rubro="llm-rag-playground")
+    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
+    answer = extractive_answer("retrieval-augmented generation experiments", refs_for(record))
+    assert "frases de los registros recuperados" in answer
+    assert "(2024) [1]" in answer and "tesis" not in answer
+    assert "Created on" not in answer and "Language:" not in answer
