@@ -83,7 +83,8 @@ class BodyLimitMiddleware:
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send, reason: str) -> None:
         rejected(scope, 413, reason)
-        response = JSONResponse({"errors": [{"message": f"Payload too large: {reason}."}]}, 413)
+        error = {"message": f"Payload too large: {reason}.", "extensions": {"code": "TOO_LARGE"}}
+        response = JSONResponse({"errors": [error]}, 413)
         await response(scope, receive, send)
 
 
@@ -172,7 +173,14 @@ class RateLimitMiddleware:
             await send({"type": "websocket.close", "code": 4429})
             return
         response = JSONResponse(
-            {"errors": [{"message": f"Too many requests: retry after {retry} s."}]},
+            {
+                "errors": [
+                    {
+                        "message": f"Too many requests: retry after {retry} s.",
+                        "extensions": {"code": "RATE_LIMITED"},
+                    }
+                ]
+            },
             429,
             headers={"retry-after": retry},
         )

@@ -177,8 +177,9 @@ class Settings(BaseSettings, RankingSettings):
     )
     api_key: str | None = Field(
         None,
-        description="When set, mutations (ingest, notes, feedback, deletes) need it as "
-        "`Authorization: Bearer <key>` or `X-API-Key`; the dashboard sends it.",
+        description="When set, mutations (ingest, notes, feedback, deletes) and the queries "
+        "that read users' questions (searchLog, feedbackSummary, monitoring, alerts) need it "
+        "as `Authorization: Bearer <key>` or `X-API-Key`; the dashboard sends it.",
     )
     read_requires_key: bool = Field(
         False, description="Also require the API key for queries and subscriptions."

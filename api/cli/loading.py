@@ -71,7 +71,8 @@ def _generic_fields(args: argparse.Namespace) -> GenericFields | None:
     if not args.generic:
         given = [f"--{n.replace('_', '-')}" for n in GENERIC_ONLY if getattr(args, n)]
         if given:
-            raise ValueError(f"{', '.join(given)} only apply with --generic")
+            verb = "applies" if len(given) == 1 else "apply"
+            raise ValueError(f"{', '.join(given)} only {verb} with --generic")
         return None
     return GenericFields.of(
         args.id_field or "id",

@@ -51,8 +51,10 @@ class Intent:
     )
 
     named_filters: list[str] = strawberry.field(
-        description="Words of a first/latest question read as filters (an época, a year, a kind "
-        "of tesis, a court: «décima época», «de 1980», «tesis aislada»)."
+        description="Words of the question read as filters (an época, a year, a circuit, a "
+        "kind of tesis or a court, the last two in first/latest requests or when said not to "
+        "be wanted: «décima época», «de 1980», «tesis aislada», «que no sea de la Séptima "
+        "Época»)."
     )
 
     excluded: list[str] = strawberry.field(

@@ -244,6 +244,7 @@ def test_body_over_the_limit_is_413(tmp_path: Path) -> None:
         small = client.post("/graphql", json={"query": "{ corpusStats { __typename } }"})
     assert declared.status_code == 413 and streamed.status_code == 413
     assert "VIGENCIA_MAX_BODY_BYTES" in declared.json()["errors"][0]["message"]
+    assert declared.json()["errors"][0]["extensions"] == {"code": "TOO_LARGE"}
     assert small.status_code == 200
 
 
@@ -268,6 +269,7 @@ def test_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:
         health = client.get("/health")
     assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
     assert int(refused.headers["retry-after"]) >= 1
+    assert refused.json()["errors"][0]["extensions"] == {"code": "RATE_LIMITED"}
     assert health.status_code == 200  # /health is not rate-limited
     loopback = app_for(tmp_path, rate_limit_per_minute=60, rate_limit_burst=1)
     with TestClient(create_app(services=loopback)) as local:  # exempt by default

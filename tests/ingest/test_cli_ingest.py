@@ -39,6 +39,9 @@ def test_generic_options_without_generic_are_a_usage_error(
     assert main(argv, Settings(data_dir=tmp_path / "var")) == 2
     assert "--id-field, --date-field only apply with --generic" in capsys.readouterr().err
     assert not (tmp_path / "var" / "vigencia.sqlite").exists()
+    one = ["ingest", "--quiet", "--id-field", "key", str(path)]
+    assert main(one, Settings(data_dir=tmp_path / "var")) == 2
+    assert "--id-field only applies with --generic" in capsys.readouterr().err
 
 
 def test_a_path_given_twice_is_read_once(
