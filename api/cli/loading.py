@@ -182,7 +182,7 @@ def cmd_import_notes(args: argparse.Namespace, settings: Settings) -> int:
         f"{report.unknown} about registros not in the store), {len(report.warnings)} with a "
         f"warning; rejected {len(report.rejected)}"
     )
-    return 0
+    return 1 if report.rejected and not report.imported else 0  # as ingest: nothing good read
 
 
 def ensure_loaded(services: Services, settings: Settings) -> None:

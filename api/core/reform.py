@@ -224,10 +224,10 @@ def apply_same_point_rules(
     """
     cutoff = config.cutoff(materia)
     newer_pool = [h for h in hits if h.on_topic and not h.passage.generic]
+    verdicts = [discard_reason(hit, materia, cutoff, config) for hit in hits]
     set_aside: dict[int, str] = {}  # registro -> why
-    for hit in hits:
-        verdict = discard_reason(hit, materia, cutoff, config) if hit.on_topic else None
-        if verdict is None or hit.registro in set_aside:
+    for hit, verdict in zip(hits, verdicts, strict=True):
+        if verdict is None or not hit.on_topic or hit.registro in set_aside:
             continue
         year = _cutoff_for(hit, materia, cutoff, config)
         newer = next((n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)), None)
@@ -238,10 +238,9 @@ def apply_same_point_rules(
             )
     kept: list[Hit] = []
     discarded: list[Discarded] = []
-    for hit in hits:
+    for hit, verdict in zip(hits, verdicts, strict=True):
         if len(kept) >= top_k:
             break
-        verdict = discard_reason(hit, materia, cutoff, config)
         if hit.registro in set_aside and verdict is not None:
             discarded.append(Discarded(hit, verdict.code, set_aside[hit.registro]))
         elif verdict is not None and hit.on_topic:

@@ -47,6 +47,13 @@ def test_notes_kept_with_a_warning_are_not_counted_as_rejected(
     assert "imported 2 notes" in out
 
 
+def test_a_notes_file_with_no_good_note_exits_1(tmp_path: Path) -> None:
+    """As ingest: every note rejected and none imported is a failed load a script can see."""
+    path = tmp_path / "worse.json"
+    path.write_text(json.dumps({"tesis": {"1": {"estado": "inventada"}}}), encoding="utf-8")
+    assert main(["import-notes", str(path)], Settings(data_dir=tmp_path / "var")) == 1
+
+
 def test_export_feedback_to_a_missing_directory_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from api.core.models import VIGENTE, Hit, Validity
+from api.core.models import Hit, Validity
 from api.core.scoring import rank
 
 
@@ -35,12 +35,14 @@ def on_topic_with_replacement(hits: list[Hit], statuses: Mapping[int, Validity])
     Corte Interamericana son sólo orientadores...?" is worded like the 2011 tesis, and the
     2014 one that replaced it had fallen under the gate). Read before superseded criteria are
     set aside, so the replacement answers when they are not shown."""
-    replaced_by = {h.registro: statuses.get(h.registro, VIGENTE).por_registro for h in hits}
+    replaced_by = {r: s.por_registro for r, s in statuses.items() if s.por_registro}
+    if not replaced_by:  # most pages: no criterion among them was replaced
+        return hits
     on_topic = {h.registro for h in hits if h.on_topic}
-    replacing = {replaced_by[h.registro] for h in hits if h.on_topic and replaced_by[h.registro]}
+    replacing = {replaced_by[h.registro] for h in hits if h.on_topic and h.registro in replaced_by}
     return [
         replace(h, on_topic=True)
-        if not h.on_topic and (replaced_by[h.registro] in on_topic or h.registro in replacing)
+        if not h.on_topic and (replaced_by.get(h.registro) in on_topic or h.registro in replacing)
         else h
         for h in hits
     ]
