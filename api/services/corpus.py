@@ -10,7 +10,7 @@ from typing import Any
 
 from api.core.models import Filters
 from api.errors import StoreError
-from api.services.monitoring import coverage_counts, tesis_epocas
+from api.services.monitoring import coverage_counts
 from api.services.search import SearchService
 from api.services.timeline import distribution
 from api.settings import Settings
@@ -52,16 +52,18 @@ def corpus_stats(store: VectorStore, cutoffs: Mapping[str, int], reports_dir: Pa
     """Counts of every record by year; by época, materia and tipo of the tesis only (a generic
     corpus's records have none of them, and no reform coverage)."""
     every = Filters()
-    epocas = tesis_epocas(store)
+    by_epoca = [(name, n) for name, n in distribution(store, "epoca", every) if name]
+    epocas = tuple(sorted(name for name, _ in by_epoca))  # read once: each is a full scan
     tesis, chunks = store.count()
+    coverage = coverage_counts(store, cutoffs, holds_tesis=bool(epocas) or not tesis)
     return CorpusStats(
         total=tesis,
         chunks=chunks,
-        by_epoca=[(name, n) for name, n in distribution(store, "epoca", every) if name],
+        by_epoca=by_epoca,
         by_materia=distribution(store, "materias", every),
         by_tipo=distribution(store, "tipo", Filters(epocas=epocas)) if epocas else [],
         by_year=distribution(store, "anio", every),
-        coverage=[(c.materia, c.cutoff, c.count) for c in coverage_counts(store, cutoffs)],
+        coverage=[(c.materia, c.cutoff, c.count) for c in coverage],
         last_ingest=last_ingest(reports_dir),
     )
 

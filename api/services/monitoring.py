@@ -105,11 +105,16 @@ def tesis_epocas(store: VectorStore) -> tuple[str, ...]:
     return tuple(sorted(name for name in store.count_by("epoca", Filters()) if name))
 
 
-def coverage_counts(store: VectorStore, cutoffs: Mapping[str, int]) -> list[CoverageCount]:
+def coverage_counts(
+    store: VectorStore, cutoffs: Mapping[str, int], holds_tesis: bool | None = None
+) -> list[CoverageCount]:
     """Tesis of each materia with a reform cutoff published in or after the cutoff year; none
     when the store holds only a generic corpus's records (no reform to cover; an empty store
-    still lacks every materia)."""
-    if store.count()[0] and not tesis_epocas(store):
+    still lacks every materia). ``holds_tesis``: what the caller already read (tesis, or an
+    empty store); None reads it here."""
+    if holds_tesis is None:
+        holds_tesis = not store.count()[0] or bool(tesis_epocas(store))
+    if not holds_tesis:
         return []
     counts = []
     for materia, cutoff in sorted(cutoffs.items()):
