@@ -94,14 +94,18 @@ def test_the_materia_is_legal_only_where_tesis_answer(news: News) -> None:
     electoral = MateriaIntent("Electoral", ("electoral",), "question")
     record = news.search.search(SearchRequest(query="reforma electoral", top_k=2)).hits[0]
     tesis = make_hit(9, materias=("Electoral",), anio=2022)
-    holds_tesis = news.search.corpus.holds_tesis()
-    assert not holds_tesis
-    assert legal_materia(electoral, [record], holds_tesis).materia is None
-    assert legal_materia(electoral, [record, tesis], holds_tesis) == electoral  # a mixed page
+    holds_tesis = news.search.corpus.holds_tesis
+    assert not holds_tesis()
+
+    def unasked() -> bool:  # a page with hits decides: the store is not read
+        raise AssertionError("the store's kind was read")
+
+    assert legal_materia(electoral, [record], unasked).materia is None
+    assert legal_materia(electoral, [record, tesis], unasked) == electoral  # a mixed page
     assert legal_materia(electoral, [], holds_tesis).materia is None  # no tesis stored at all
-    assert legal_materia(electoral, [], True) == electoral  # a store of tesis lacking it
+    assert legal_materia(electoral, [], lambda: True) == electoral  # tesis, none of it
     asked = MateriaIntent("Electoral", (), "filter")
-    assert legal_materia(asked, [record], holds_tesis) == asked
+    assert legal_materia(asked, [record], unasked) == asked
 
 
 def test_an_electoral_question_over_the_tesis_keeps_its_materia_for_monitoring(
@@ -143,6 +147,14 @@ def test_a_materia_filter_is_read_in_any_spelling(news: News) -> None:
     assert request.filters.materias == ("Laboral", "Común")
     with pytest.raises(InvalidRequest, match="'Astrología' is not a materia: one of Laboral"):
         news.search.search(SearchRequest(query="x", filters=Filters(materias=("Astrología",))))
+
+
+def test_a_current_question_over_news_reads_the_archives_nouns(news: News) -> None:
+    """ "la nota actual": 'current' with no topic once "nota" is a document noun, so the
+    newest record (it had been a relevance search, and abstained)."""
+    result = news.search.search(SearchRequest(query="la nota actual", top_k=3))
+    assert result.intent.route == "date_sorted" and not result.abstained
+    assert result.intent.topic == ()
 
 
 def test_corpus_stats_reads_each_breakdown_once(bundled: Services, tmp_path: Path) -> None:

@@ -66,13 +66,21 @@ _ABBREVIATION = re.compile(
 _NUMBERED_PART = re.compile(
     r"(?:fracci[oó]n|tomo|t[ií]tulo|cap[ií]tulo|libro|apartado)\s+[IVXLC]+\.$", re.IGNORECASE
 )
-# What ingest writes into a generic record's text (``api.ingest.generic``): its date
-# ("Created on 2024-01-17 (created in January 2024).") and its labels ("Language: Python."),
-# never quoted as the record's own words.
-_GENERATED = re.compile(
-    r"(?:(?:Created|Updated|Pushed|Published|Dated)\b.*\(\w+ (?:in )?\w+ \d{4}\)\.$)"
-    r"|(?:[A-Z][\w ]{0,40}: [^.:\s]+(?: [^.:\s]+){0,3}\.\s*)+$"
-)
+# What ingest writes into a generic record's text (``api.ingest.generic``), never quoted as
+# the record's own words: its date ("Created on 2024-01-17 (created in January 2024).") and
+# its labels ("Language: Python."), told by the record's own date and fields.
+_DATE_SENTENCE = re.compile(r"^[A-Z][a-z]+(?: on)? (\d{4}-\d{2}-\d{2}) \([^)]*\)\.$")
+
+
+def _generated(ref: Reference, sentence: str) -> bool:
+    if not ref.generic:
+        return False
+    dated = _DATE_SENTENCE.match(sentence)
+    if dated is not None:
+        return ref.fecha is not None and dated.group(1) == ref.fecha.isoformat()
+    return sentence in {f"{k.replace('_', ' ').capitalize()}: {v}." for k, v in ref.extra}
+
+
 # The sections of an Undécima or Duodécima Época tesis (folded openings): the case, the
 # holding, the reasons. The case is the parties' dispute, never the criterion.
 _SECTIONS = {"hechos": "case", _HOLDING: "holding", "justificacion": "reasons"}
@@ -207,7 +215,7 @@ def _candidates(refs: Sequence[Reference]) -> list[_Sentence]:
                 key = fold(sentence)
                 if len(sentence) < MIN_SENTENCE_CHARS or key in seen or _shouting(sentence):
                     continue
-                if ref.generic and _GENERATED.match(sentence):  # its date and labels, ours
+                if _generated(ref, sentence):  # its date and labels, written by ingest
                     continue
                 seen.add(key)
                 out.append(_Sentence(ref, order, sentence, frozenset(analyze(sentence))))
@@ -258,7 +266,8 @@ def _warnings(refs: Sequence[Reference]) -> list[str]:
         for ref in refs
         if not ref.status.vigente
     ]
-    if all_predate(refs) and not any(ref.generic for ref in refs):
+    tesis = [ref for ref in refs if not ref.generic]  # a generic record is no old law
+    if tesis and all_predate(tesis):
         notes.append(
             f"Advertencia: todas las fuentes son anteriores a {MODERN_YEAR}; pueden no "
             "reflejar el criterio vigente."

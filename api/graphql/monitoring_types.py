@@ -62,15 +62,22 @@ class TemporalDistributions:
     corpus: TemporalSeries = strawberry.field(description="Every stored tesis.")
 
 
-@strawberry.type(description="Shares (0..1) of the logged hits in the window.")
+@strawberry.type(
+    description="Shares (0..1) of the tesis among the logged hits in the window (a generic "
+    "corpus's records are no criteria); hits counts every logged hit."
+)
 class SourceShares:
     __annotations__ = fields_of(core.Shares)
-    pre_2000: float = strawberry.field(name="preBefore2000", description="Published before 2000.")
-    pre_reform: float = strawberry.field(
-        description="Before their search's materia reform cutoff, over the hits of searches "
-        "whose materia has one (reformHits)."
+    pre_2000: float = strawberry.field(
+        name="preBefore2000", description="Tesis published before 2000, over the tesis hits."
     )
-    superseded: float = strawberry.field(description="Criteria that lost force (SJF notes).")
+    pre_reform: float = strawberry.field(
+        description="Before their search's materia reform cutoff, over the tesis hits of "
+        "searches whose materia has one (reformHits)."
+    )
+    superseded: float = strawberry.field(
+        description="Criteria that lost force (SJF notes), over the tesis hits."
+    )
 
 
 @strawberry.type

@@ -143,7 +143,7 @@ def parse_generic(
         registro=registro,
         rubro=title,
         texto="\n\n".join(
-            p for p in (text, labels(extra, fields.text), date_sentence(day, primary.role)) if p
+            p for p in (labels(extra, fields.text), text, date_sentence(day, primary.role)) if p
         ),
         epoca="",
         anio=day.year,
@@ -158,7 +158,8 @@ def parse_generic(
 
 def labels(extra: tuple[tuple[str, Any], ...], text_key: str) -> str:
     """The record's short labels as a sentence ("Language: Python. Owner: jakub."), written
-    into the text that is embedded and indexed, after its own: "the first Python project"
+    into the text that is embedded and indexed, before its own (a date order reads a
+    document's opening words to tell its topic): "the first Python project"
     names a language that only the ``language`` field says (a word in fewer than three texts
     reads as a name, the owner's, and leaves the topic). Not URLs, slugs, ids, numbers or
     true/false (a CSV's cells are all strings), nor long values."""
@@ -171,14 +172,21 @@ def labels(extra: tuple[tuple[str, Any], ...], text_key: str) -> str:
 
 LABEL_CHARS = 40  # a language, a section, an author; longer values are prose, not labels
 _NOT_A_LABEL = re.compile(
-    r"[-+]?\d+(?:[.,]\d+)?|true|false|yes|no|null|none|[A-Za-z0-9+/=_-]{20,}", re.IGNORECASE
+    r"[-+]?\d+(?:[.,]\d+)?|true|false|yes|no|null|none|(?=\S*\d)[A-Za-z0-9+/=_-]{20,}",
+    re.IGNORECASE,
 )  # a number, a flag, an opaque token ("MDEwOlJlcG9zaXRvcnk...")
 
 
 def _label(key: str, value: str) -> bool:
     if len(value) > LABEL_CHARS or "://" in value or _NOT_A_LABEL.fullmatch(value.strip()):
         return False
-    if key.lower() == "id" or key.lower().endswith(("_id", "id_")):
+    lowered = key.lower()
+    if (
+        lowered == "id"
+        or lowered.endswith("_id")
+        or lowered.startswith("id_")
+        or key.endswith("Id")
+    ):
         return False
     return " " in value or not re.search(r"[-_/.@]", value)  # "py-ml-notebooks" is a slug
 

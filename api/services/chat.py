@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,9 @@ class Prepared:
     references: list[Reference]
     full_text: bool
     request: ChatRequest | None = None  # what was asked (logged as the chat's parameters)
+
+
+MIN_SECOND_S = 1.0  # the least a compare's second side waits for the model
 
 
 class ChatService:
@@ -103,7 +107,13 @@ class ChatService:
         ``VIGENCIA_LLM_MAX_RUNNING=1``: at once, one side always found it busy)."""
         without_recency = replace(request, recency_weight=0.0)
         if getattr(self.llm, "max_running", 2) < 2:
-            return self.answer(request), self.answer(without_recency)
+            # the two share one model timeout, so the pair fits the request's time budget as
+            # a single chat does: a slow model leaves the second side extractive, not both
+            started = time.monotonic()
+            first = self.answer(request)
+            spent = time.monotonic() - started
+            left = None if self.timeout is None else max(MIN_SECOND_S, self.timeout - spent)
+            return first, self.answer(without_recency, left)
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="compare") as pool:
             with_recency = pool.submit(self.answer, request)
             without = pool.submit(self.answer, without_recency)
@@ -113,15 +123,18 @@ class ChatService:
         """Cosine of each sentence to the question (the extractive answer's meaning score)."""
         return embedder_scorer(self.search.embedder)(question, sentences)
 
-    def answerer(self) -> Answerer:
-        """The LLM and its timeout, with the embedder weighing extractive sentences."""
-        return Answerer(self.llm, self.timeout, self.score_sentences)
+    def answerer(self, timeout: float | None = None) -> Answerer:
+        """The LLM and its timeout (``timeout``, when shorter, for this answer), with the
+        embedder weighing extractive sentences."""
+        if timeout is None or (self.timeout is not None and timeout > self.timeout):
+            timeout = self.timeout
+        return Answerer(self.llm, timeout, self.score_sentences)
 
-    def answer(self, request: ChatRequest) -> tuple[Prepared, Answer]:
+    def answer(self, request: ChatRequest, timeout: float | None = None) -> tuple[Prepared, Answer]:
         prepared = self.prepare(request)
         if prepared.search.abstain_reason is not None:
             return prepared, abstention(prepared.search.abstain_reason)
-        answer = self.answerer().answer(
+        answer = self.answerer(timeout).answer(
             request.question,
             prepared.references,
             prepared.search.intent.date_order,

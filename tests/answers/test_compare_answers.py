@@ -7,6 +7,7 @@ import threading
 from api.errors import LLMTimeout
 from api.llm.base import Message
 from api.llm.bounded import BoundedLLM
+from api.services.chat import ChatRequest, ChatService
 from api.services.container import Services
 from tests.conftest import run_query
 from tests.fakes import ScriptedLLM
@@ -90,6 +91,17 @@ def test_a_model_that_takes_one_call_at_a_time_answers_both_sides_in_turn(
     services = with_llm(bundled, BoundedLLM(slow, max_running=1, max_wait_s=0.05))
     data = run_query(services, QUERY, q=QUESTION)["compareAnswers"]
     assert data["withRecency"]["mode"] == data["withoutRecency"]["mode"] == "RAG"
+
+
+def test_in_turn_the_two_sides_share_one_model_timeout(bundled: Services) -> None:
+    """One after the other, two slow answers outlasted the request's budget that one chat
+    fits in: the second side gets what the first left of the model's timeout."""
+    slow = ScriptedLLM(["Es vinculante [1].", "Es vinculante [1]."], delay=1.5)
+    chat = ChatService(bundled.search, BoundedLLM(slow, max_running=1, max_wait_s=0.05), 2.0)
+    (_, with_recency), (_, without) = chat.compare(ChatRequest(QUESTION))
+    assert with_recency.mode == "RAG"
+    assert without.mode == "EXTRACTIVE" and without.llm_error == "tiempo agotado"
+    assert slow.timeouts == [2.0, 1.0]
 
 
 def test_without_llm_both_sides_are_extractive(bundled: Services) -> None:

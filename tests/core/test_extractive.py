@@ -407,8 +407,28 @@ def test_a_generic_corpus_answer_speaks_of_records_not_tesis() -> None:
         "Language: Python.\n\nCreated on 2024-05-05 (created in May 2024)."
     )
     hit = make_hit(929691, 0, text, anio=2024, rubro="llm-rag-playground")
-    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
-    answer = extractive_answer("retrieval-augmented generation experiments", refs_for(record))
+    passage = dataclasses.replace(hit.passage, epoca="", fecha=date(2024, 5, 5))
+    record = dataclasses.replace(hit, passage=passage)
+    (ref,) = refs_for(record)
+    ref = dataclasses.replace(ref, extra=(("language", "Python"), ("stars", 3)))
+    question = "retrieval-augmented generation experiments created in May 2024 in Python"
+    answer = extractive_answer(question, [ref])
     assert "frases de los registros recuperados" in answer
-    assert "(2024) [1]" in answer and "tesis" not in answer
+    assert "(05/05/2024) [1]" in answer and "tesis" not in answer
     assert "Created on" not in answer and "Language:" not in answer
+
+
+def test_a_records_own_heading_sentence_is_quoted() -> None:
+    """Only what ingest wrote is left out, told by the record's own fields and date."""
+    hit = make_hit(5, 0, "Breaking: Earthquake hits the coast of Oaxaca tonight.", anio=2024)
+    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
+    answer = extractive_answer("earthquake in Oaxaca", refs_for(record))
+    assert "Breaking: Earthquake hits the coast of Oaxaca tonight." in answer
+
+
+def test_old_tesis_beside_a_generic_record_still_carry_the_old_law_warning() -> None:
+    old = make_hit(1, 0, "La suspensión provisional procede contra actos de autoridad.", anio=1980)
+    hit = make_hit(2, 0, "Notes on the provisional suspension of acts.", anio=2024)
+    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
+    answer = extractive_answer("suspensión provisional", refs_for(old, record))
+    assert "todas las fuentes son anteriores a 2000" in answer

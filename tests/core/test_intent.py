@@ -266,7 +266,9 @@ def test_temporal_false_positives(question: str) -> None:
         "Soy capitán y en la última promoción ascendieron a oficiales con menos antigüedad.",
         "Desde la última visita del inspector no me han notificado nada, ¿caducó?",
         "En mi primera resolución de pensión me negaron el aumento, ¿qué hago?",
-        "mi último proyecto de sentencia fue rechazado",
+        "en la última sentencia de mi juicio me condenaron a pagar alimentos, ¿puedo apelar?",
+        "tras la última sentencia del tribunal colegiado en mi amparo directo, ¿qué procede?",
+        "En la última resolución del juez me negaron la suspensión",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:
@@ -288,12 +290,20 @@ def test_an_ordinal_name_does_not_hide_a_real_trigger() -> None:
 
 
 @pytest.mark.parametrize(
-    "question",
-    ["my first repo", "what was my first project?", "¿Cuál fue mi primer proyecto en Python?"],
+    ("question", "kind"),
+    [
+        ("my first repo", "earliest"),
+        ("what was my first project?", "earliest"),
+        ("¿Cuál fue mi primer proyecto en Python?", "earliest"),
+        ("¿cuál es mi último repositorio?", "latest"),
+        ("en la última versión de la jurisprudencia sobre pensión alimenticia", "latest"),
+    ],
 )
-def test_the_owners_first_record_is_a_date_order(question: str) -> None:
+def test_the_owners_record_or_a_criterions_version_is_a_date_order(
+    question: str, kind: str
+) -> None:
     """ "mi primer amparo" tells the asker's case; "mi primer repositorio" asks for a record."""
-    assert detect_temporal(question).kind == "earliest"
+    assert detect_temporal(question).kind == kind
 
 
 def test_ordering_beats_current() -> None:

@@ -154,6 +154,10 @@ def test_named_filters(question: str, fields: dict, phrases: tuple[str, ...] | N
         "What does the recent 2023 judicial reform mean?",
         "la jurisprudencia más reciente sobre despido",
         "el primer criterio sobre la Ley de Amparo de 1936",  # a bare closing year: its name
+        # a closing range that dates what the topic tells, not the tesis (a reviewer's)
+        "la tesis más reciente sobre los juicios de amparo promovidos antes de 2013",
+        "la jurisprudencia más reciente sobre la pensión de quienes cotizaron antes de 1997",
+        "el criterio más reciente sobre la Ley de Amparo vigente antes de 2013",
         "la tesis más reciente sobre despido",
         "tesis 2024502",  # a registro, not a year
         "jurisprudencia 2a./J. 12/2019",

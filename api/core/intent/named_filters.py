@@ -96,7 +96,7 @@ _BETWEEN = (
     r"|tribunal(?:es)?\s+colegiados?(?:\s+de\s+circuito)?|(?:\w+\s+){1,2}circuito)))*"
 )
 _DATED = (
-    rf"(?:{_DOCUMENTS}{_BETWEEN}(?:\s+(?:{_ORDERING}))?{_BETWEEN}\s+{_CARRIED}"
+    rf"(?:{_DOCUMENTS}{_BETWEEN}(?:\s+(?:{_ORDERING}){_BETWEEN})?\s+{_CARRIED}"
     rf"|(?:{_ORDERING}){_BETWEEN}\s+)"  # "la tesis más reciente en materia laboral de 1980"
 )
 _Y = r"(?:1[89]\d\d|20\d\d)"
@@ -119,6 +119,29 @@ _CLOSING_RANGE = re.compile(
     rf"|(?:despues del?|after)\s+(?P<after>{_Y})"
     rf"|(?:a partir del?|desde(?: el)?|since)\s+(?P<since>{_Y}))\W*$"
 )
+# ... unless the range dates what the topic tells ("los juicios de amparo promovidos antes de
+# 2013", "quienes cotizaron antes de 1997", "hechos cometidos antes de 2008": a participle or
+# a past verb right before it) or a law ("la Ley de Amparo vigente antes de 2013").
+_DESCRIBED = re.compile(
+    r"\b(?:\w+(?:aron|ieron)|(?:promovid|iniciad|cometid|celebrad|inscrit|presentad|"
+    r"interpuest|ocurrid|realizad|firmad|contratad|adquirid|causad|generad|nacid|radicad|"
+    r"tramitad|instaurad|suscrit|otorgad|pactad|concluid|terminad|jubilad|pensionad|"
+    r"asegurad|registrad)[oa]s?|vigentes?|aplicables?|"
+    r"filed|committed|signed|enacted|brought|started|begun|insured|registered|in force)\s*$"
+)
+
+
+def _closing_range(folded: str) -> re.Match[str] | None:
+    """A range or bound closing a first/latest request, when it dates the tesis asked for."""
+    found = _CLOSING_RANGE.search(folded)
+    if found is None:
+        return None
+    before = folded[: found.start()]
+    if _DESCRIBED.search(before) or _NAMES_IT.search(before):
+        return None
+    return found
+
+
 _TIPO: tuple[tuple[re.Pattern[str], TesisTipo], ...] = (
     (re.compile(r"\btesis\s+aisladas?\b|\bisolated\s+(?:thes[ie]s|rulings?)\b"), "Aislada"),
     (
@@ -220,7 +243,7 @@ def named_filters(question: str, ordering: bool = True) -> NamedFilters:
         spans.append((bound.start() if bound else found.start(), found.end()))
     epocas = _epocas(named_epocas)
     anio_min, anio_max = None, None
-    years = _YEARS.search(folded) or (_CLOSING_RANGE.search(folded) if ordering else None)
+    years = _YEARS.search(folded) or (_closing_range(folded) if ordering else None)
     if years:
         anio_min, anio_max = _bounds(years)
         spans.append(years.span("when") if years.group("when") else years.span("bare"))

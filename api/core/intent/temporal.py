@@ -38,7 +38,9 @@ class _Rule:
     one of these.
     ``proper_name``: veto a capitalized ordinal inside a name ("Primer Tribunal Colegiado",
     "Tercer Tribunal ... del Primer Circuito") when it is not at the start of a sentence and
-    the next word is capitalized too.
+    the next word is capitalized too. ``court_before``: the match counts only after a court
+    in the same sentence ("¿qué dijo la Sala en la última sentencia...?", not "en la última
+    sentencia de mi juicio...").
     """
 
     kind: TemporalKind
@@ -48,6 +50,7 @@ class _Rule:
     need_prev: frozenset[str] = frozenset()
     need_next: frozenset[str] = frozenset()
     proper_name: bool = False
+    court_before: bool = False  # a court must be named earlier in the sentence
 
 
 def _words(text: str) -> frozenset[str]:
@@ -114,6 +117,13 @@ _COURT_OUTPUT = _words(
     "criterio, criterios, tesis, jurisprudencia, jurisprudencias, precedente, precedentes,"
     "postura, posturas, sentencia, sentencias, ejecutoria, ejecutorias, contradiccion,"
     "contradicciones, resolucion, resoluciones, decision, decisiones, interpretacion, doctrina"
+)
+_LATEST_RECORDS = _words(
+    "repo, repos, repositorio, repositorios, proyecto, proyectos, version, versiones, redaccion"
+)
+_COURT_WORDS = re.compile(
+    r"\b(?:corte|scjn|sala|salas|pleno|plenos|tribunal|tribunales|colegiado|colegiados|"
+    r"juez|jueces|jueza|juzgado)\b"
 )
 _FIRST_RECORDS = _words(
     "criterio, criterios, tesis, jurisprudencia, jurisprudencias, precedente, precedentes,"
@@ -207,11 +217,14 @@ def _rule(
     need_prev: frozenset[str] = frozenset(),
     need_next: frozenset[str] = frozenset(),
     proper_name: bool = False,
+    court_before: bool = False,
 ) -> _Rule:
     """A rule from a folded regex matched on word boundaries. Alternatives ('|') are tried
     in order, so a phrase goes before a word that begins it ("hoy en dia|hoy")."""
     pattern = compile_terms([terms])
-    return _Rule(kind, pattern, stop_next, stop_prev, need_prev, need_next, proper_name)
+    return _Rule(
+        kind, pattern, stop_next, stop_prev, need_prev, need_next, proper_name, court_before
+    )
 
 
 _TEMPORAL_RULES: tuple[_Rule, ...] = (
@@ -299,7 +312,11 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         "latest",
         rf"ultim(?:o|a|os|as)(?= (?:{'|'.join(sorted(_COURT_OUTPUT))})\b)",
         stop_prev=_OWN_CASE_PREV,
+        court_before=True,
     ),
+    # ... and an owner's record, or a criterion's wording: "mi último repositorio", "en la
+    # última versión de la jurisprudencia"
+    _rule("latest", rf"ultim(?:o|a|os|as)(?= (?:{'|'.join(sorted(_LATEST_RECORDS))})\b)"),
     _rule("latest", r"nuev(?:o|os) criterios?|nuevas? (?:jurisprudencias?|tesis)"),
     _rule("latest", _NEWS),
     _rule("latest", r"novedad", need_prev=_words("hay, alguna, ninguna, ultima")),
@@ -356,6 +373,12 @@ def _prev_words(folded: str, start: int) -> tuple[str, str]:
     return one, f"{before.group(1)} {one}" if before.group(1) else one
 
 
+def _court_before(folded: str, start: int) -> bool:
+    """Whether a court is named earlier in the sentence that reaches ``start``."""
+    sentence = re.split(r"[.?!¿¡;]", folded[max(0, start - 120) : start])[-1]
+    return bool(_COURT_WORDS.search(sentence))
+
+
 def _opens_sentence(question: str, start: int) -> bool:
     head = question[:start].rstrip()
     return not head or head[-1] in _SENTENCE_OPENERS
@@ -380,6 +403,8 @@ def _vetoed(rule: _Rule, question: str, source: Sequence[int], folded: str, m: M
     if rule.need_prev and prev[0] not in rule.need_prev:
         return True
     if rule.need_next and nxt[0] not in rule.need_next:
+        return True
+    if rule.court_before and not _court_before(folded, m.start):
         return True
     if not rule.proper_name:
         return False

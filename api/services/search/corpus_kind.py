@@ -21,19 +21,25 @@ class CorpusKind:
         self.store = store
         self._known: tuple[float, tuple[int, int], bool] | None = None  # checked, size, value
         self._lock = Lock()
+        self._checking = False  # a search is reading the store's kind now
 
     def holds_tesis(self) -> bool:
         now = time.monotonic()
         with self._lock:
             known = self._known
-        if known is not None and now - known[0] < RECHECK_S:
-            return known[2]
-        size = self.store.count()
-        if known is not None and known[1] == size:
-            value = known[2]
-        else:
-            tesis = ListQuery(Filters(epocas=EPOCA_NAMES), "ASC", 1)
-            value = bool(self.store.list_tesis(tesis))
-        with self._lock:
-            self._known = (now, size, value)
-        return value
+            if known is not None and (now - known[0] < RECHECK_S or self._checking):
+                return known[2]  # fresh, or another search is rechecking (single flight)
+            self._checking = True
+        try:
+            size = self.store.count()
+            if known is not None and known[1] == size:
+                value = known[2]
+            else:
+                tesis = ListQuery(Filters(epocas=EPOCA_NAMES), "ASC", 1)
+                value = bool(self.store.list_tesis(tesis))
+            with self._lock:
+                self._known = (now, size, value)
+            return value
+        finally:
+            with self._lock:
+                self._checking = False

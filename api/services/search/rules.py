@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -22,7 +22,9 @@ WARN_EVERY_S = 60.0  # an embedder that refuses refuses every search: say so onc
 _last_warning = [-WARN_EVERY_S]  # monotonic time of the last "not applied" warning
 
 
-def legal_materia(materia: MateriaIntent, page: Sequence[Hit], holds_tesis: bool) -> MateriaIntent:
+def legal_materia(
+    materia: MateriaIntent, page: Sequence[Hit], holds_tesis: Callable[[], bool]
+) -> MateriaIntent:
     """``materia`` when it is a branch of law the answer speaks of, else no materia.
 
     A question worded like law ("reforma electoral", "huelga") over a generic corpus's records
@@ -35,7 +37,7 @@ def legal_materia(materia: MateriaIntent, page: Sequence[Hit], holds_tesis: bool
     """
     if materia.materia is None or materia.source == "filter":
         return materia
-    legal = any(not h.passage.generic for h in page) if page else holds_tesis
+    legal = any(not h.passage.generic for h in page) if page else holds_tesis()
     return materia if legal else MateriaIntent(None)
 
 

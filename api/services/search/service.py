@@ -98,7 +98,8 @@ class SearchService:
         if vector is None:
             vector = self.embed_query(request.query)
         timings["embed"] = (time.perf_counter() - started) * 1000
-        if plan.topic and not self.corpus.holds_tesis():  # a news archive's "nota" is no topic
+        # a news archive's "nota" is no topic ("la nota más reciente", "la noticia actual")
+        if plan.temporal.kind and not self.corpus.holds_tesis():
             plan = self.plan(request, records=True)
 
         started = time.perf_counter()
@@ -154,7 +155,7 @@ class SearchService:
             request.filters.materias,
             [h.passage.materias for h in hits[: request.top_k]],
         )
-        materia = legal_materia(materia, hits[: request.top_k], self.corpus.holds_tesis())
+        materia = legal_materia(materia, hits[: request.top_k], self.corpus.holds_tesis)
         outcome = apply_rules(plan, hits, materia, self.config, self.embedder)
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
