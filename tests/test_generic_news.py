@@ -176,3 +176,8 @@ def test_corpus_stats_reads_each_breakdown_once(bundled: Services, tmp_path: Pat
     stats = corpus_stats(store, DEFAULT_CUTOFFS, tmp_path)  # type: ignore[arg-type]
     assert stats.coverage and stats.by_epoca and stats.by_tipo
     assert store.calls.count("epoca") == 1
+
+
+def test_filters_that_leave_nothing_over_news_speak_of_records(news: News) -> None:
+    result = news.search.search(SearchRequest(query="la última noticia de 1950", top_k=3))
+    assert result.abstain_reason == "No hay registros que cumplan los filtros."

@@ -160,6 +160,7 @@ def asks_the_service(question: str) -> bool:
 
 
 NOTHING_UNDER_FILTERS = "No hay tesis que cumplan los filtros."
+NOTHING_UNDER_FILTERS_RECORDS = "No hay registros que cumplan los filtros."  # a generic corpus
 
 
 def null_language(language: Language) -> str:

@@ -76,7 +76,8 @@ _EPOCA = re.compile(
 # 2023", "la Ley de Amparo de 2013").
 _DOCUMENTS = (
     r"(?:tesis|criterios?|jurisprudencias?|precedentes?|rulings?|thes[ie]s|decisions?|"
-    r"repositorios?|repositor(?:y|ies)|repos?|proyectos?|projects?)"
+    r"repositorios?|repositor(?:y|ies)|repos?|proyectos?|projects?|noticias?|news|"
+    r"stor(?:y|ies)|posts?)"
 )
 _ORDERING = (
     r"(?:mas\s+)?(?:recientes?|antigu[oa]s?|viej[oa]s?|nuev[oa]s?)|ultim[oa]s?|primer[oa]?s?|"

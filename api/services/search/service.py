@@ -14,7 +14,12 @@ import numpy as np
 from api.core.cited import cited_claves, cited_registros, not_in_corpus_reason
 from api.core.exclusions import Exclusions, exclusions, mentions_any
 from api.core.fusion import ScaleFloor, merge_candidates
-from api.core.gate import NOTHING_UNDER_FILTERS, gate_values, unnamed_topic_reason
+from api.core.gate import (
+    NOTHING_UNDER_FILTERS,
+    NOTHING_UNDER_FILTERS_RECORDS,
+    gate_values,
+    unnamed_topic_reason,
+)
 from api.core.intent import MateriaIntent, detect_materia, named_materia
 from api.core.intent.named_filters import without_named_filters, without_years
 from api.core.language import Language
@@ -121,6 +126,8 @@ class SearchService:
             reason = self.abstention.reason(plan, pool)
         elif not pool and plan.route == "date_sorted":  # "la primera tesis de la Quinta Época"
             reason = NOTHING_UNDER_FILTERS
+        if reason == NOTHING_UNDER_FILTERS and not self.corpus.holds_tesis():
+            reason = NOTHING_UNDER_FILTERS_RECORDS  # a news archive holds no tesis
         if reason is not None:
             pool = []
         statuses = self.store.get_validity(sorted({c.passage.registro for c in pool}))
