@@ -392,9 +392,10 @@ def transcription(refs: Sequence[Reference], llm_error: str | None = None) -> st
     """The fragments verbatim, per reference, for full-text requests without an LLM."""
     if not refs:
         return f"{NO_INFO} esos documentos en las tesis recuperadas."
+    each = "registro" if all(ref.generic for ref in refs) else "tesis"
     parts = [
-        f"{header(llm_error)}: transcripción literal de los fragmentos recuperados (puede no ser el texto "
-        "íntegro de cada tesis)."
+        f"{header(llm_error)}: transcripción literal de los fragmentos recuperados (puede no ser "
+        f"el texto íntegro de cada {each})."
     ]
     for ref in refs:
         # the rubro is the title line; a partial tesis says where its source stops

@@ -432,3 +432,9 @@ def test_old_tesis_beside_a_generic_record_still_carry_the_old_law_warning() -> 
     record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
     answer = extractive_answer("suspensión provisional", refs_for(old, record))
     assert "todas las fuentes son anteriores a 2000" in answer
+
+
+def test_a_generic_transcription_speaks_of_records() -> None:
+    hit = make_hit(5, 0, "A guestbook web app in Flask.", anio=2015)
+    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
+    assert "texto íntegro de cada registro" in transcription(refs_for(record))
