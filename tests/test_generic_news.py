@@ -181,3 +181,17 @@ def test_corpus_stats_reads_each_breakdown_once(bundled: Services, tmp_path: Pat
 def test_filters_that_leave_nothing_over_news_speak_of_records(news: News) -> None:
     result = news.search.search(SearchRequest(query="la última noticia de 1950", top_k=3))
     assert result.abstain_reason == "No hay registros que cumplan los filtros."
+
+
+def test_an_api_ingest_makes_the_store_read_its_kind_again() -> None:
+    """The kind was kept for 30 s: the first tesis ingested into an empty store had read as a
+    generic corpus's until then."""
+    from api.services.writes import ingest_batch
+    from tests.fakes import FakeEmbedder
+    from tests.ingest.test_ingest import good
+
+    store = EmbeddedStore(None)
+    search = SearchService(store, FakeEmbedder(64), SearchConfig())
+    assert not search.corpus.holds_tesis()
+    report = ingest_batch(store, search, [good(1)])
+    assert report.stored == 1 and search.corpus.holds_tesis()

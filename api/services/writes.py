@@ -19,7 +19,9 @@ def ingest_batch(store: VectorStore, search: SearchService, records: list[object
     """Validate and store up to ``MAX_RECORDS`` records, embedded as searches embed."""
     if not 1 <= len(records) <= MAX_RECORDS:
         raise InvalidRequest("records", f"{len(records)} records, 1..{MAX_RECORDS}")
-    return ingest_records(records, "api", store, search.embedder)
+    report = ingest_records(records, "api", store, search.embedder)
+    search.corpus.forget()  # tesis into an empty or generic store: read its kind again
+    return report
 
 
 def import_notes(store: VectorStore, notes: object) -> NotesImport:

@@ -23,6 +23,12 @@ class CorpusKind:
         self._lock = Lock()
         self._checking = False  # a search is reading the store's kind now
 
+    def forget(self) -> None:
+        """Read the store's kind again at the next search (after this process wrote to it;
+        another process's writes are seen within ``RECHECK_S``)."""
+        with self._lock:
+            self._known = None
+
     def holds_tesis(self) -> bool:
         now = time.monotonic()
         with self._lock:
