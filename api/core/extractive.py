@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.citations import neutralize
+from api.core.record_text import written_by_ingest
 from api.core.references import MODERN_YEAR, Fragment, Reference, all_predate
 from api.core.text import analyze, fold
 from api.core.validity import describe
@@ -66,19 +67,11 @@ _ABBREVIATION = re.compile(
 _NUMBERED_PART = re.compile(
     r"(?:fracci[oó]n|tomo|t[ií]tulo|cap[ií]tulo|libro|apartado)\s+[IVXLC]+\.$", re.IGNORECASE
 )
-# What ingest writes into a generic record's text (``api.ingest.generic``), never quoted as
-# the record's own words: its date ("Created on 2024-01-17 (created in January 2024).") and
-# its labels ("Language: Python."), told by the record's own date and fields.
-_DATE_SENTENCE = re.compile(r"^[A-Z][a-z]+(?: on)? (\d{4}-\d{2}-\d{2}) \([^)]*\)\.$")
 
 
 def _generated(ref: Reference, sentence: str) -> bool:
-    if not ref.generic:
-        return False
-    dated = _DATE_SENTENCE.match(sentence)
-    if dated is not None:
-        return ref.fecha is not None and dated.group(1) == ref.fecha.isoformat()
-    return sentence in {f"{k.replace('_', ' ').capitalize()}: {v}." for k, v in ref.extra}
+    """A date or label sentence ingest wrote into a generic record's text."""
+    return ref.generic and written_by_ingest(sentence, ref.fecha, ref.extra)
 
 
 # The sections of an Undécima or Duodécima Época tesis (folded openings): the case, the
@@ -379,9 +372,10 @@ def extractive_answer(
         cited = {s.ref.number for s in chosen}
     else:
         lines = [f"- {neutralize(ref.rubro)} {_source(ref)}" for ref in refs[:max_sentences]]
+        sources, titles = _sources(refs)
         intro = (
-            f"{title}: ninguna frase de {_sources(refs)[0]} coincide con los términos de la "
-            f"pregunta; estos son sus {_sources(refs)[1]}."
+            f"{title}: ninguna frase de {sources} coincide con los términos de la "
+            f"pregunta; estos son sus {titles}."
         )
         cited = {ref.number for ref in refs[:max_sentences]}
     notes = _warnings([ref for ref in refs if ref.number in cited])

@@ -20,6 +20,7 @@ from typing import Any
 
 from api.core.date_fields import DateField
 from api.core.models import IngestWarning, Rejection, Tesis
+from api.core.record_text import date_sentence, label
 from api.errors import InvalidField
 from api.ingest.records import MAX_TEXT_CHARS, MIN_YEAR, Parsed, text_field
 
@@ -49,32 +50,7 @@ class GenericFields:
         return tuple(DateField.parse(spec) for spec in self.extra_dates)
 
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 MAX_EXTRA_CHARS = 500  # longer string fields are not kept as extras
-
-
-def date_sentence(day: date, role: str) -> str:
-    """'Created on 2024-01-17 (created in January 2024).'; a role read as a past participle
-    ('published', 'published_at') says it the same way, any other ('fecha') 'Dated 2019-11-12
-    (dated November 2019).'"""
-    month = f"{MONTHS[day.month - 1]} {day.year}"
-    verb = re.sub(r"[_\s-]*(?:at|on|date)$", "", role.lower())
-    if re.fullmatch(r"[a-z]+ed", verb):
-        return f"{verb.capitalize()} on {day.isoformat()} ({verb} in {month})."
-    return f"Dated {day.isoformat()} (dated {month})."
 
 
 def _parse_date(value: object) -> date:
@@ -164,7 +140,7 @@ def labels(extra: tuple[tuple[str, Any], ...], text_key: str) -> str:
     reads as a name, the owner's, and leaves the topic). Not URLs, slugs, ids, numbers or
     true/false (a CSV's cells are all strings), nor long values."""
     return " ".join(
-        f"{key.replace('_', ' ').capitalize()}: {value}."
+        label(key, value)
         for key, value in extra
         if key != text_key and isinstance(value, str) and _label(key, value)
     )

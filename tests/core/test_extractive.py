@@ -28,6 +28,11 @@ def refs_for(*hits: Hit):  # type: ignore[no-untyped-def]
     return consolidate(list(hits))
 
 
+def generic(hit: Hit, **passage: object) -> Hit:
+    """``hit`` as a generic corpus's record (no época)."""
+    return dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca="", **passage))
+
+
 def test_picks_the_sentences_that_match_the_question_with_their_numbers() -> None:
     refs = refs_for(
         make_hit(1, 0, "El plazo es de treinta días. Nada que ver aquí con el tema."),
@@ -338,16 +343,36 @@ def test_split_sentences_keeps_abbreviations_and_lines_broken_inside_a_sentence(
     ]
 
 
-def test_the_case_of_a_recent_tesis_is_not_quoted_as_its_criterion() -> None:
-    text = (
-        "Hechos: Una persona sostuvo que la notificación surte efectos en días inhábiles. "
-        "Criterio jurídico: Los días en que el juzgado laboró a puerta cerrada son inhábiles "
-        "para la notificación. Justificación: Así lo exige la seguridad jurídica."
-    )
-    refs = refs_for(make_hit(1, 0, text, anio=2021))
-    answer = extractive_answer("¿La notificación surte efectos en días inhábiles?", refs)
-    assert "Criterio jurídico: Los días" in answer
-    assert "Hechos:" not in answer and "Una persona sostuvo" not in answer
+@pytest.mark.parametrize(
+    ("chunk", "text", "question", "quoted", "left_out"),
+    [
+        (
+            0,
+            "Hechos: Una persona sostuvo que la notificación surte efectos en días inhábiles. "
+            "Criterio jurídico: Los días en que el juzgado laboró a puerta cerrada son "
+            "inhábiles para la notificación. Justificación: Así lo exige la seguridad jurídica.",
+            "¿La notificación surte efectos en días inhábiles?",
+            "Criterio jurídico: Los días",
+            "Una persona sostuvo",
+        ),
+        # a run that starts inside the case: quoted from the criterion on
+        (
+            1,
+            "El Juzgado de Distrito determinó que no era factible ampliar la demanda de amparo. "
+            "Criterio jurídico: Procede ampliar la demanda de amparo cuando los actos están "
+            "vinculados.",
+            "¿se puede ampliar la demanda de amparo?",
+            "Criterio jurídico: Procede ampliar",
+            "no era factible",
+        ),
+    ],
+)
+def test_the_case_of_a_recent_tesis_is_not_quoted_as_its_criterion(
+    chunk: int, text: str, question: str, quoted: str, left_out: str
+) -> None:
+    answer = extractive_answer(question, refs_for(make_hit(1, chunk, text, anio=2026)))
+    assert quoted in answer
+    assert left_out not in answer and "Hechos:" not in answer
 
 
 def test_a_long_sentence_cut_between_two_words_reads_whole_across_its_fragments() -> None:
@@ -373,18 +398,6 @@ def test_a_long_sentence_cut_between_two_words_reads_whole_across_its_fragments(
     assert "sin control por el Poder Judicial, el que tiene competencia" in answer
 
 
-def test_a_run_that_starts_inside_the_case_quotes_only_from_the_criterion_on() -> None:
-    text = (
-        "El Juzgado de Distrito determinó que no era factible ampliar la demanda de amparo. "
-        "Criterio jurídico: Procede ampliar la demanda de amparo cuando los actos están "
-        "vinculados."
-    )
-    refs = refs_for(make_hit(1, 1, text, anio=2026))
-    answer = extractive_answer("¿se puede ampliar la demanda de amparo?", refs)
-    assert "Criterio jurídico: Procede ampliar" in answer
-    assert "no era factible" not in answer
-
-
 def test_hechos_without_a_heading_or_in_an_older_tesis_is_just_a_word() -> None:
     refs = refs_for(
         make_hit(1, 0, "Hechos notorios son los que conoce el juez sin prueba.", anio=1980)
@@ -407,8 +420,7 @@ def test_a_generic_corpus_answer_speaks_of_records_not_tesis() -> None:
         "Language: Python.\n\nCreated on 2024-05-05 (created in May 2024)."
     )
     hit = make_hit(929691, 0, text, anio=2024, rubro="llm-rag-playground")
-    passage = dataclasses.replace(hit.passage, epoca="", fecha=date(2024, 5, 5))
-    record = dataclasses.replace(hit, passage=passage)
+    record = generic(hit, fecha=date(2024, 5, 5))
     (ref,) = refs_for(record)
     ref = dataclasses.replace(ref, extra=(("language", "Python"), ("stars", 3)))
     question = "retrieval-augmented generation experiments created in May 2024 in Python"
@@ -421,7 +433,7 @@ def test_a_generic_corpus_answer_speaks_of_records_not_tesis() -> None:
 def test_a_records_own_heading_sentence_is_quoted() -> None:
     """Only what ingest wrote is left out, told by the record's own fields and date."""
     hit = make_hit(5, 0, "Breaking: Earthquake hits the coast of Oaxaca tonight.", anio=2024)
-    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
+    record = generic(hit)
     answer = extractive_answer("earthquake in Oaxaca", refs_for(record))
     assert "Breaking: Earthquake hits the coast of Oaxaca tonight." in answer
 
@@ -429,12 +441,12 @@ def test_a_records_own_heading_sentence_is_quoted() -> None:
 def test_old_tesis_beside_a_generic_record_still_carry_the_old_law_warning() -> None:
     old = make_hit(1, 0, "La suspensión provisional procede contra actos de autoridad.", anio=1980)
     hit = make_hit(2, 0, "Notes on the provisional suspension of acts.", anio=2024)
-    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
+    record = generic(hit)
     answer = extractive_answer("suspensión provisional", refs_for(old, record))
     assert "todas las fuentes son anteriores a 2000" in answer
 
 
 def test_a_generic_transcription_speaks_of_records() -> None:
     hit = make_hit(5, 0, "A guestbook web app in Flask.", anio=2015)
-    record = dataclasses.replace(hit, passage=dataclasses.replace(hit.passage, epoca=""))
+    record = generic(hit)
     assert "texto íntegro de cada registro" in transcription(refs_for(record))

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from api.ingest.generic import date_sentence
+from api.core.record_text import date_sentence
 
 DAY = date(2019, 11, 12)
 

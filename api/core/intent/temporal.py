@@ -121,10 +121,10 @@ _COURT_OUTPUT = _words(
 _LATEST_RECORDS = _words(
     "repo, repos, repositorio, repositorios, proyecto, proyectos, version, versiones, redaccion"
 )
-_COURT_WORDS = re.compile(
-    r"\b(?:corte|scjn|sala|salas|pleno|plenos|tribunal|tribunales|colegiado|colegiados|"
-    r"juez|jueces|jueza|juzgado)\b"
-)
+# A court, folded: who speaks in "¿qué dijo la Sala en la última sentencia…?" and in "la
+# primera vez que la Corte se pronunció".
+_COURTS = r"corte|scjn|salas?|plenos?|tribunal\w*|colegiados?|juez|jueces|jueza|juzgados?"
+_COURT_WORDS = re.compile(rf"\b(?:{_COURTS})\b")
 _FIRST_RECORDS = _words(
     "criterio, criterios, tesis, jurisprudencia, jurisprudencias, precedente, precedentes,"
     "repo, repos, repositorio, repositorios, proyecto, proyectos"
@@ -177,10 +177,7 @@ COURT_VERBS = (
     r"establecieron|decidio|decidieron|determino|determinaron|sostuvo|sostuvieron|trato|"
     r"trataron"
 )
-_COURT_NEAR = (
-    rf"(?:corte|scjn|sala|pleno|tribunal\w*|juez|jueces|jurisprudencia|tesis|criterios?|"
-    rf"{COURT_VERBS})"
-)
+_COURT_NEAR = rf"(?:{_COURTS}|jurisprudencia|tesis|criterios?|{COURT_VERBS})"
 _FIRST_TIME = (
     rf"(?:por )?primera (?:vez|ocasion)(?=(?:\s+\w+){{0,4}}?\s+{_COURT_NEAR}\b)|"
     rf"se (?:{COURT_VERBS}) por primera vez|"

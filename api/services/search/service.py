@@ -235,7 +235,7 @@ class SearchService:
             return plan, None
         materia, phrase = named
         scoped = scoped_to_materia(plan, materia, phrase)
-        if not self.store.list_tesis(ListQuery(scoped.request.filters, "ASC", 1)):
+        if self.nothing_under(scoped.request.filters):  # no tesis of that materia there
             return plan, None
         return scoped, MateriaIntent(materia, (phrase,), "question")
 
