@@ -582,6 +582,11 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     assert any("COSTAS" in c.passage.rubro for c in named_by)  # none without the plural
     costas = search(bundled, query=question, topK=3)
     assert not costas["abstained"] and "COSTAS" in costas["hits"][0]["rubro"]
+    # "contratos" stems to "contra", a stopword as a word: no tesis had named it; and the
+    # topic is contracts, not "contrario" or "CONTRALORIA"
+    contracts = search(bundled, query="¿cuál es el criterio más reciente sobre contratos?")
+    assert not contracts["abstained"] and "CONTRATO" in contracts["hits"][0]["rubro"]
+    assert "CONTRALORIA" not in " ".join(h["rubro"] for h in contracts["hits"])
     # an English topic worded past the glossary is looked for by its description instead
     english = search(bundled, query="first ruling on trademarks in a foreign language", topK=3)
     assert not english["abstained"] and english["hits"][0]["rubro"].startswith("MARCAS")

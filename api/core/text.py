@@ -110,7 +110,15 @@ def lemmas(text: str) -> list[str]:
     question's topic is compared with what a document says it is about, so "los actos
     reclamados" names the tesis on "ACTO RECLAMADO". BM25 keeps ``analyze``: singular forms in
     the index cost a question of the evaluation's dev split (current@1 83.8 -> 82.5)."""
-    return [singular(w)[:STEM_LENGTH] for w in _content_words(text)]
+    return [_lemma_stem(singular(w)) for w in _content_words(text)]
+
+
+def _lemma_stem(word: str) -> str:
+    """``word``'s first ``STEM_LENGTH`` letters, or one more where those are a stopword: "contra"
+    is the stem of contrato, contrario, contradicción and contraloría, which a topic tells
+    apart ("contrat", "contrar", "contrad", "contral")."""
+    stem = word[:STEM_LENGTH]
+    return word[: STEM_LENGTH + 1] if stem in STOPWORDS else stem
 
 
 def _content_words(text: str) -> Iterator[str]:
@@ -134,9 +142,20 @@ def singular(word: str) -> str:
 
 def indexed_forms(lemma: str) -> list[str]:
     """The stems ``analyze`` may have indexed for a word of this ``lemmas`` term: itself and
-    its plurals' (costa: costas; orden: ordene; juez: jueces), for BM25 to find them all."""
+    its plurals' (costa: costas; orden: ordene; juez: jueces), for BM25 to find them all;
+    each written as a query word that ``analyze`` reads back as that stem (``as_query_word``)."""
     plurals = [lemma + "s", lemma + "es"] + ([lemma[:-1] + "ces"] if lemma.endswith("z") else [])
-    return list(dict.fromkeys([lemma, *(p[:STEM_LENGTH] for p in plurals)]))
+    stems = dict.fromkeys(form[:STEM_LENGTH] for form in (lemma, *plurals))
+    return [as_query_word(stem) for stem in stems]
+
+
+def as_query_word(stem: str) -> str:
+    """``stem`` as a word a BM25 query keeps: a stem that is also a stopword ("contra", the
+    stem of "contrato" and "contrario") gets a letter past the stem length, which ``analyze``
+    cuts off again; as it was, the query dropped it and no tesis named "contratos"."""
+    if stem in STOPWORDS and len(stem) == STEM_LENGTH:
+        return stem + "x"
+    return stem
 
 
 _PLURAL_ES = frozenset("rlndjcy")  # consonants before a plural "-es": actor-es, ley-es, juec-es

@@ -76,3 +76,20 @@ def test_bm25_keeps_the_plain_stems() -> None:
 def test_a_lemma_s_indexed_forms_include_what_analyze_indexed(word: str) -> None:
     (lemma,) = lemmas(word)
     assert analyze(word)[0] in indexed_forms(lemma) and lemma in indexed_forms(lemma)
+
+
+def test_a_stem_that_is_a_stopword_survives_as_a_query_word() -> None:
+    # "contrato" stems to "contra", a stopword as a word: the query kept nothing of it
+    (lemma,) = lemmas("contratos")
+    assert analyze(" ".join(indexed_forms(lemma))) == ["contra"] and "contra" in STOPWORDS
+
+
+def test_a_stem_that_is_a_stopword_keeps_one_more_letter_in_a_topic() -> None:
+    # contrato, contrario, contradicción: one BM25 stem, four topics
+    assert lemmas("contratos contrario contradicción contraloría costas") == [
+        "contrat",
+        "contrar",
+        "contrad",
+        "contral",
+        "costa",
+    ]
