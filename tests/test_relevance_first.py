@@ -587,6 +587,12 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     contracts = search(bundled, query="¿cuál es el criterio más reciente sobre contratos?")
     assert not contracts["abstained"] and "CONTRATO" in contracts["hits"][0]["rubro"]
     assert "CONTRALORIA" not in " ".join(h["rubro"] for h in contracts["hits"])
+    # a long topic is a description: its own words, not the ordering ones, meet the floor
+    described = search(
+        bundled,
+        query="¿Cuál es la tesis más antigua sobre suplir las deficiencias de la demanda de amparo?",
+    )
+    assert described["intent"]["mode"] == "date_sorted" and not described["abstained"]
     # an English topic worded past the glossary is looked for by its description instead
     english = search(bundled, query="first ruling on trademarks in a foreign language", topK=3)
     assert not english["abstained"] and english["hits"][0]["rubro"].startswith("MARCAS")

@@ -83,6 +83,8 @@ _POINTING = re.compile(
     r"tengan?|tienen?|tenemos|hay|haya|existan?|exista)\b"
     r"|\ben\s+(?:la\s+)?materias?\s+de\b|\bultima\s+palabra\b|\ben\s+torno\s+al?\b"
     r"|\bcase\s+law\b"
+    # asking for the topic, not a subject: "la legitimación para pedir amparo"
+    r"|\bpara\s+(?:pedir|solicitar|promover|interponer|tramitar|presentar)\b"
     r"|\b(?:los\s+)?anos\s+(?:veinte|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)\b"
 )  # on folded text
 # A court speaking ("la primera vez que la Corte se pronunció sobre...", "when the court first

@@ -344,6 +344,12 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("lo más reciente de la SCJN sobre arrendamiento", ("más reciente", "SCJN"), ["arrend"]),
         # the date a question names ("last push")
         ("which repo has the oldest last push?", ("oldest",), []),
+        # asking for the subject is no subject
+        (
+            "la tesis más antigua sobre la legitimación para pedir amparo",
+            ("más antigua",),
+            ["legiti", "amparo"],
+        ),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(
