@@ -66,6 +66,10 @@ NOT_ANSWERABLE = [
     "¿Quién es el presidente?",
     # a question to the search itself: its words reached the floor
     "¿Quién eres y cómo funcionas?",
+    # filler text: read as English ("do", "ut"), or "consectetur" as "consecuencias"
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.",
+    "ipsum dolor sit amet consectetur adipiscing elit",
+    "sed ut perspiciatis unde omnis iste natus error sit voluptatem accusantium",
 ]
 GENERIC = Path(__file__).resolve().parent.parent / "data" / "eval" / "generic"
 

@@ -118,6 +118,8 @@ class QuerySignals:
     code: bool = False
     to_the_service: bool = False
     filtered: bool = False
+    known: float | None = None  # share of its terms the retrieved documents hold (see below)
+    placeholder: bool = False  # typesetters' filler text (``reads_as_placeholder``)
 
 
 # A database statement pasted or typed as a probe ("SELECT * FROM tesis WHERE anio > 2020",
@@ -139,6 +141,16 @@ _SQL = re.compile(
 def reads_as_code(question: str) -> bool:
     """Whether ``question`` is a SQL statement rather than a question."""
     return bool(_SQL.search(question))
+
+
+# Typesetters' filler ("Lorem ipsum dolor sit amet, consectetur…"): its "do", "et" and "ut"
+# read as English, and "consectetur" shares a stem with "consecuencias".
+_PLACEHOLDER = re.compile(r"\blorem\s+ipsum\b", re.IGNORECASE)
+
+
+def reads_as_placeholder(question: str) -> bool:
+    """Whether ``question`` is lorem ipsum filler text."""
+    return bool(_PLACEHOLDER.search(question))
 
 
 # A question to the search itself ("¿Quién eres y cómo funcionas?", "what can you do?"): its
@@ -163,6 +175,14 @@ NOTHING_UNDER_FILTERS = "No hay tesis que cumplan los filtros."
 NOTHING_UNDER_FILTERS_RECORDS = "No hay registros que cumplan los filtros."  # a generic corpus
 
 
+# A question in no language the detector knows, of ``KNOWN_TERMS`` terms or more, most of them
+# in no retrieved document, is no question: placeholder text, or words typed at random. Its
+# ``known`` share is measured only then (None otherwise): a keyword search ("suspensión
+# provisional amparo indirecto") reads as no language too, but its words are the documents'.
+KNOWN_TERMS = 4
+KNOWN_SHARE = 0.4
+
+
 def null_language(language: Language) -> str:
     """Which null set calibrates a question: English ones for English and mixed questions."""
     return "en" if language in ("en", "mixed") else "es"
@@ -180,6 +200,8 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         return "La pregunta no contiene palabras que buscar."
     if signals.code:
         return "La pregunta es una instrucción de base de datos (SQL), no una pregunta."
+    if signals.placeholder:
+        return "La pregunta es texto de relleno (lorem ipsum), no una pregunta."
     if signals.to_the_service:
         return (
             "La pregunta es sobre este buscador, no sobre tesis: busca criterios del Semanario "
@@ -190,6 +212,10 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
     searched = "las tesis que cumplen los filtros" if signals.filtered else "el corpus"
     if not signals.matched and signals.language == "unknown":  # no word of any language
         return f"Ninguna palabra de la pregunta aparece en {searched}."
+    if signals.known is not None and signals.known < KNOWN_SHARE:
+        # "lorem ipsum dolor sit amet consectetur…": "consectetur" shares a stem with
+        # "consecuencias", and nothing else of it is in any document
+        return f"Casi ninguna palabra de la pregunta aparece en {searched}."
     if signals.best_similarity < floor:
         return (
             f"Nada en {searched} trata lo que pregunta: el documento más cercano tiene "

@@ -61,6 +61,11 @@ def test_gate_values_per_mode() -> None:
         (QuerySignals("es", 3, True, None), "filtros"),
         (QuerySignals("es", 5, True, 0.90), None),
         (QuerySignals("es", 5, False, 0.90), None),  # a Spanish question over an English corpus
+        # in no language, most of its terms in no document; unmeasured (None) abstains on nothing
+        (QuerySignals("unknown", 6, True, 0.90, known=1 / 6), "Casi ninguna palabra"),
+        (QuerySignals("unknown", 6, True, 0.90, known=0.5), None),
+        (QuerySignals("unknown", 2, True, 0.90, known=None), None),
+        (QuerySignals("en", 6, True, 0.90, placeholder=True), "texto de relleno"),
     ],
 )
 def test_abstain_reason(signals: QuerySignals, expected: str | None) -> None:

@@ -9,12 +9,14 @@ from threading import Lock
 
 from api.core.acronyms import with_names
 from api.core.gate import (
+    KNOWN_TERMS,
     QuerySignals,
     abstain_floor,
     abstain_reason,
     asks_the_service,
     null_language,
     reads_as_code,
+    reads_as_placeholder,
 )
 from api.core.glossary import GLOSSARY_COVERAGE, coverage
 from api.core.intent.named_filters import without_phrases, without_years
@@ -58,6 +60,27 @@ def gate_for(
 RUBRO_COVERAGE = 0.8
 MIN_RUBRO_TERMS = 3
 _NOT_CONTENT = frozenset(analyze("tesis criterio criterios jurisprudencia jurisprudencias rubro"))
+
+
+def _known_share(plan: Plan, pool: list[Candidate]) -> float | None:
+    """For a question in no known language of ``KNOWN_TERMS`` terms or more (an acronym read
+    as its name), the share of its terms that some retrieved document holds; None otherwise."""
+    if plan.language != "unknown":
+        return None
+    terms = set(analyze(with_names(plan.request.query)))
+    if len(terms) < KNOWN_TERMS:
+        return None
+    held: set[str] = set()
+    for candidate in pool:
+        held |= terms & _passage_terms(candidate.passage.rubro, candidate.passage.chunk.text)
+        if held == terms:
+            break
+    return len(held) / len(terms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _passage_terms(rubro: str, text: str) -> frozenset[str]:
+    return frozenset(analyze(f"{rubro} {text}"))
 
 
 def _a_rubro_says_it(plan: Plan, pool: list[Candidate]) -> bool:
@@ -121,6 +144,8 @@ class Abstention:
             code=reads_as_code(plan.request.query),
             to_the_service=asks_the_service(plan.request.query),
             filtered=plan.request.filters != Filters(),
+            known=_known_share(plan, pool),
+            placeholder=reads_as_placeholder(plan.request.query),
         )
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))
