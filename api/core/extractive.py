@@ -26,7 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from api.core.acronyms import spelled_out
 from api.core.citations import neutralize
+from api.core.glossary import reads_as_english, translate_terms
+from api.core.language import detect_language
 from api.core.record_text import written_by_ingest
 from api.core.references import MODERN_YEAR, Fragment, Reference, all_predate
 from api.core.text import analyze, fold
@@ -149,6 +152,15 @@ def _shouting(sentence: str) -> bool:
     return sum(c.isupper() for c in letters) > 0.6 * len(letters)
 
 
+# A fragment's first words inside a sentence: lowercase, a mark that follows a word, or a
+# bracket closed before any is opened ("1977) no transcurrió el año…").
+_MID_SENTENCE = re.compile(r"^(?:[a-záéíóúñü]|[,;:.)\]]|[^\s(\[]*[)\]])")
+
+
+def _starts_mid_sentence(sentence: str) -> bool:
+    return bool(_MID_SENTENCE.match(sentence))
+
+
 def _whole_sentences(ref: Reference, text: str, last_fragment: bool) -> list[str]:
     """The sentences of contiguous fragments without the cut ones: a last sentence that stops
     mid-word or mid-sentence (or ends a partial tesis), a first one that starts mid-sentence,
@@ -156,7 +168,7 @@ def _whole_sentences(ref: Reference, text: str, last_fragment: bool) -> list[str
     sentences = split_sentences(_body(ref, text))
     if sentences and (not _ENDS_WHOLE.search(sentences[-1]) or (ref.partial and last_fragment)):
         sentences = sentences[:-1]
-    if sentences and sentences[0][:1].islower():
+    if sentences and _starts_mid_sentence(sentences[0]):
         sentences = sentences[1:]
     if ref.epoca not in _SECTIONED:
         return sentences
@@ -283,6 +295,17 @@ def _normalized(values: Sequence[float]) -> list[float]:
     return [(v - low) / (high - low) for v in values]
 
 
+def question_terms(question: str, tesis: bool = True) -> set[str]:
+    """The terms a sentence must share with ``question`` to answer it. An English question's,
+    over ``tesis``, are its glossary phrases in Spanish and its acronyms' names: its own words
+    ("res" of "res judicata", "an", "author") match only look-alikes ("RES/003/2011") there.
+    A generic corpus's records are read in the question's own words."""
+    english = detect_language(question) in ("en", "mixed") or reads_as_english(question)
+    if tesis and english:
+        return set(analyze(" ".join([translate_terms(question), *spelled_out(question)])))
+    return set(analyze(question))
+
+
 def rank_sentences(
     question: str, refs: Sequence[Reference], scorer: SentenceScorer | None = None
 ) -> list[tuple[float, _Sentence]]:
@@ -290,7 +313,7 @@ def rank_sentences(
     length norm (long legal sentences otherwise win by matching generic terms), averaged with
     the sentence's cosine to the question when ``scorer`` is given. A sentence with neither a
     question term nor a cosine near the best one scores 0."""
-    query = set(analyze(question))
+    query = question_terms(question, tesis=any(ref.epoca for ref in refs))
     sentences = _on_topic(_candidates(refs), query)
     if not sentences:
         return []

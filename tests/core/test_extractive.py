@@ -450,3 +450,34 @@ def test_a_generic_transcription_speaks_of_records() -> None:
     hit = make_hit(5, 0, "A guestbook web app in Flask.", anio=2015)
     record = generic(hit)
     assert "texto íntegro de cada registro" in transcription(refs_for(record))
+
+
+def test_an_english_question_matches_sentences_by_its_glossary_terms_in_spanish() -> None:
+    # "res" of "res judicata" matched "RES/003/2011" of an unrelated tesis and left out the
+    # cosa juzgada ones (a prober's find)
+    refs = refs_for(
+        make_hit(1, 0, "La sentencia firme adquiere autoridad de cosa juzgada."),
+        make_hit(2, 0, "Así lo resolvió la Comisión en las resoluciones RES/003/2011 y otras."),
+    )
+    text = extractive_answer("What is res judicata?", refs, max_sentences=1)
+    assert "cosa juzgada" in text and text.rstrip().endswith("[1]")
+    # an acronym by its name: "CFE" is "Comisión Federal de Electricidad"
+    refs = refs_for(
+        make_hit(1, 0, "El interés jurídico basta para promover el amparo."),
+        make_hit(2, 0, "La Comisión Federal de Electricidad no es autoridad para el amparo."),
+    )
+    text = extractive_answer("Is the CFE an authority?", refs, max_sentences=1)
+    assert text.rstrip().endswith("[2]")
+
+
+def test_a_fragment_opening_inside_a_parenthesis_is_not_quoted_from_there() -> None:
+    hit = make_hit(
+        1,
+        0,
+        "1977) no transcurrió el año del artículo 107 del Código Penal. "
+        "La prescripción de la acción penal corre desde que se consuma el delito.",
+    )
+    text = extractive_answer(
+        "¿Cuándo transcurre el año del artículo 107 del Código Penal?", [*refs_for(hit)]
+    )
+    assert "1977)" not in text
