@@ -269,6 +269,9 @@ def test_temporal_false_positives(question: str) -> None:
         "en la última sentencia de mi juicio me condenaron a pagar alimentos, ¿puedo apelar?",
         "tras la última sentencia del tribunal colegiado en mi amparo directo, ¿qué procede?",
         "En la última resolución del juez me negaron la suspensión",
+        # "primero" the adverb, closing a sentence of the story or asking which comes first
+        "Mi hermano vendió su mitad sin ofrecérmela primero. ¿Puedo pedir que anulen la venta?",
+        "Si embargan la casa, ¿a quién le pagan primero?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

@@ -236,11 +236,12 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     # ... but "mi primer repositorio", "my first project" ask for the owner's first record
     _rule("earliest", rf"primer(?:a|o)?(?= (?:{'|'.join(sorted(_FIRST_RECORDS))})\b)"),
     _rule("earliest", r"first(?= (?:repo|repos|repository|repositories|project|projects)\b)"),
-    # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular"):
-    # it asks for the first as a pronoun ("el primero") or closing the question ("¿qué se
-    # resolvió primero?").
+    # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular",
+    # "sin ofrecérmela primero."): it asks for the first as a pronoun ("el primero") or after
+    # a past verb closing the question ("¿qué se resolvió primero?"), not "¿a quién le pagan
+    # primero?" (which creditor is paid first).
     _rule("earliest", r"primero", need_prev=_words("el, lo, los, fue, es, sea")),
-    _rule("earliest", r"primero(?=\s*[?.!]|\s*$)"),
+    _rule("earliest", r"(?:(?<=o\s)|(?<=on\s))primero(?=\s*\?|\s*$)"),
     _rule(
         "earliest", r"original|initial", need_prev=_EN_DETERMINERS, stop_next=_EN_DOCUMENT_STOP_NEXT
     ),
