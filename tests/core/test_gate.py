@@ -58,7 +58,10 @@ def test_gate_values_per_mode() -> None:
         (QuerySignals("unknown", 0, False, 0.84), "no contiene palabras"),
         (QuerySignals("unknown", 3, False, 0.84), "Ninguna palabra"),
         (QuerySignals("es", 3, True, 0.85), "por debajo del umbral 0.868"),
-        (QuerySignals("es", 3, True, None), "filtros"),
+        (QuerySignals("es", 3, True, None, filtered=True), "filtros"),
+        # no candidate without filters: the threshold asked for, or no word matched
+        (QuerySignals("es", 3, True, None, threshold=0.92), "similitud mínima pedida (0.92)"),
+        (QuerySignals("es", 3, False, None), "Ninguna palabra"),
         (QuerySignals("es", 5, True, 0.90), None),
         (QuerySignals("es", 5, False, 0.90), None),  # a Spanish question over an English corpus
         # in no language, most of its terms in no document; unmeasured (None) abstains on nothing

@@ -146,6 +146,7 @@ class Abstention:
             filtered=plan.request.filters != Filters(),
             known=_known_share(plan, pool),
             placeholder=reads_as_placeholder(plan.request.query),
+            threshold=plan.request.threshold,
         )
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))
