@@ -9,14 +9,16 @@ from tests.conftest import run_query
 SEARCH = """
 query S($input: SearchInput!) {
   search(input: $input) {
-    ... on SearchPayload { abstained abstainReason hits { registro rank } intent { cited } }
+    ... on SearchPayload {
+      abstained abstainReason hits { registro rank } intent { cited notFound }
+    }
   }
 }
 """
 CHAT = """
 query C($input: ChatInput!) {
   chat(input: $input) {
-    ... on ChatPayload { answer references { number registro status { vigente } } }
+    ... on ChatPayload { answer warnings references { number registro status { vigente } } }
   }
 }
 """
@@ -123,3 +125,20 @@ def test_without_superseded_criteria_the_replacement_answers_a_question_worded_l
     data = run_query(bundled, CHAT, input={"question": question, "includeSuperseded": False})
     chat = data["chat"]
     assert [r["registro"] for r in chat["references"]][:1] == [2006225]
+
+
+def test_a_lookup_names_the_cited_tesis_the_corpus_lacks_beside_those_it_answers(
+    bundled: Services,
+) -> None:
+    """A prober's find: "la tesis 160584 y la 2a./J. 12/2019" answered with 160584 and never
+    said the second is not in the corpus."""
+    question = "¿Qué dice la tesis 160584 y la 2a./J. 12/2019?"
+    search = run_query(bundled, SEARCH, input={"query": question})["search"]
+    assert search["intent"] == {"cited": [160584], "notFound": ["tesis 2a./J. 12/2019"]}
+    assert not search["abstained"]
+    chat = run_query(bundled, CHAT, input={"question": question})["chat"]
+    assert [r["registro"] for r in chat["references"]][:1] == [160584]
+    assert "No está en el corpus: tesis 2a./J. 12/2019" in " ".join(chat["warnings"])
+    # none found: the search abstains, naming them, and nothing is "not found beside"
+    alone = run_query(bundled, SEARCH, input={"query": "¿Qué dice la 2a./J. 12/2019?"})
+    assert alone["search"]["abstained"] and alone["search"]["intent"]["notFound"] == []

@@ -124,7 +124,18 @@ def _is_registro(word: str) -> bool:
     return word.isdigit() and len(word) in _REGISTRO_DIGITS
 
 
+def cited_labels(registros: Sequence[int], claves: Sequence[str] = ()) -> tuple[str, ...]:
+    """How an answer names cited tesis: «registro digital 2006225», «tesis 2a./J. 12/2019»."""
+    return (*(f"registro digital {r}" for r in registros), *(f"tesis {c}" for c in claves))
+
+
 def not_in_corpus_reason(registros: Sequence[int], claves: Sequence[str] = ()) -> str:
     """Why a lookup abstains: the corpus holds none of the tesis it cites."""
-    cited = [f"registro digital {r}" for r in registros] + [f"tesis {c}" for c in claves]
-    return f"No está en el corpus: {', '.join(cited)}."
+    return f"No está en el corpus: {', '.join(cited_labels(registros, claves))}."
+
+
+def partly_cited_note(not_found: Sequence[str]) -> str | None:
+    """What a reader must know when a lookup found some cited tesis and not others."""
+    if not not_found:
+        return None
+    return f"No está en el corpus: {', '.join(not_found)}; se respondió con las demás citadas."

@@ -29,6 +29,7 @@ class SearchIntent:
     language: Language = "es"
     date_field: str | None = None  # the extra date a date-sorted question used
     cited: tuple[int, ...] = ()  # registros the question cited by registro or clave (a lookup)
+    not_found: tuple[str, ...] = ()  # cited tesis the corpus lacks, when it holds others cited
     named_filters: tuple[str, ...] = ()  # words of the question read as filters (época, year...)
     excluded: tuple[str, ...] = ()  # words the question excluded ("-doméstico", "NOT vehículo")
 

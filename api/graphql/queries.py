@@ -49,6 +49,10 @@ class Intent:
         description="Registros the question cited by registro digital or clave: a lookup, "
         "answered with those tesis in the order cited."
     )
+    not_found: list[str] = strawberry.field(
+        description="Tesis the question cited that the corpus lacks («tesis 2a./J. 12/2019», "
+        "«registro digital 123»), when it holds others cited: those answered."
+    )
 
     named_filters: list[str] = strawberry.field(
         description="Words of the question read as filters (an época, a year, a circuit, a "
@@ -83,6 +87,7 @@ class Intent:
             topic_words=list(intent.topic_words),
             language=intent.language,
             cited=list(intent.cited),
+            not_found=list(intent.not_found),
             named_filters=list(intent.named_filters),
             excluded=list(intent.excluded),
             date_field=intent.date_field,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api.core.citations import CitationCheck, PhantomFilter, check_citations, strip_phantoms
+from api.core.cited import partly_cited_note
 from api.core.extractive import DateOrder, SentenceScorer, extractive_answer, transcription
 from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.redact import redact
@@ -69,14 +70,17 @@ class Answer:
     context: str
     llm_error: str | None
     model_id: str | None = None
+    not_found: tuple[str, ...] = ()  # cited tesis the corpus lacks (a lookup found others)
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        """What a reader must know about this answer: it cites no reference at all; the
-        model cited references that do not exist (their markers were removed, so what they
-        backed stands unsupported); a generated answer cites a criterion that lost force (an
-        extractive one says so in its text)."""
+        """What a reader must know about this answer: a lookup found only some of the tesis
+        cited; it cites no reference at all; the model cited references that do not exist
+        (their markers were removed, so what they backed stands unsupported); a generated
+        answer cites a criterion that lost force (an extractive one says so in its text)."""
         notes: list[str] = []
+        if (note := partly_cited_note(self.not_found)) is not None:
+            notes.append(note)
         if self.references and not self.citation_check.valid:
             notes.append(UNCITED)
         if self.phantom_removed:

@@ -140,7 +140,7 @@ class ChatService:
             prepared.search.intent.date_order,
             prepared.full_text,
         )
-        return prepared, answer
+        return prepared, with_lookup_note(answer, prepared)
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
@@ -152,7 +152,16 @@ class ChatService:
             prepared.search.intent.date_order,
             prepared.full_text,
         )
-        return prepared, events
+        return prepared, (
+            ("answer", with_lookup_note(event[1], prepared)) if event[0] == "answer" else event
+            for event in events
+        )
+
+
+def with_lookup_note(answer: Answer, prepared: Prepared) -> Answer:
+    """``answer`` naming the cited tesis its lookup did not find, if any."""
+    not_found = prepared.search.intent.not_found
+    return replace(answer, not_found=not_found) if not_found else answer
 
 
 def abstention(reason: str) -> Answer:

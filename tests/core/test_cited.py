@@ -11,6 +11,7 @@ from api.core.cited import (
     clave_key,
     clave_needle,
     not_in_corpus_reason,
+    partly_cited_note,
 )
 
 
@@ -99,3 +100,10 @@ def test_one_question_cites_at_most_max_cited_of_each() -> None:
     assert len(cited_registros(f"tesis {numbers}")) == MAX_CITED
     claves = " y ".join(f"2a./J. {i}/2020" for i in range(1, 3 * MAX_CITED))
     assert len(cited_claves(claves)) == MAX_CITED
+
+
+def test_a_partly_found_lookup_names_what_is_missing() -> None:
+    assert partly_cited_note([]) is None
+    assert partly_cited_note(["tesis 2a./J. 12/2019"]) == (
+        "No está en el corpus: tesis 2a./J. 12/2019; se respondió con las demás citadas."
+    )

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from api.core.cited import cited_claves, cited_registros, not_in_corpus_reason
+from api.core.cited import cited_claves, cited_labels, cited_registros
 from api.core.exclusions import Exclusions, exclusions, mentions_any
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import (
@@ -95,7 +95,8 @@ class SearchService:
         """
         request.validate()  # before any store lookup a cited registro or clave would cost
         request, excluded = without_exclusions(request)
-        request, cited, absent = self.as_lookup(request)
+        request, cited, not_found = self.as_lookup(request)
+        absent = "" if cited or not not_found else f"No está en el corpus: {', '.join(not_found)}."
         plan = self.plan(request)
         timings: dict[str, float] = {}
 
@@ -188,6 +189,7 @@ class SearchService:
                 language=plan.language,
                 date_field=date_field,
                 cited=cited,
+                not_found=not_found if cited else (),
                 named_filters=plan.named_filters,
                 excluded=excluded.words,
             ),
@@ -199,15 +201,16 @@ class SearchService:
         why nothing answers."""
         return filters != Filters() and not self.store.list_tesis(ListQuery(filters, "ASC", 1))
 
-    def as_lookup(self, request: SearchRequest) -> tuple[SearchRequest, tuple[int, ...], str]:
+    def as_lookup(
+        self, request: SearchRequest
+    ) -> tuple[SearchRequest, tuple[int, ...], tuple[str, ...]]:
         """A request that cites tesis by registro or clave as a search of those tesis only (no
         gate, no date order, no reform rules, none set aside as superseded: the asker named
-        them), the registros cited, and
-        why it abstains when the store holds none of them ("" otherwise: those it holds are
-        the answer)."""
+        them), the registros of the cited tesis the store holds, and those it lacks, named
+        (``cited_labels``): the search abstains when it holds none of them."""
         registros, claves = cited_registros(request.query), cited_claves(request.query)
         if not (registros or claves) or request.filters.registros:
-            return request, (), ""
+            return request, (), ()
         held = self.store.get_tesis(list(registros)) if registros else {}
         stored = [r for r in registros if r in held]
         by_clave = self.store.find_claves(claves) if claves else {}
@@ -220,7 +223,8 @@ class SearchService:
             apply_rules=False,
             include_superseded=True,  # a superseded tesis asked for by name is shown, flagged
         )
-        return lookup, cited, "" if cited else not_in_corpus_reason(registros, claves)
+        lacking = [r for r in registros if r not in held]
+        return lookup, cited, cited_labels(lacking, [c for c in claves if c not in by_clave])
 
     def scoped_to_named_materia(self, plan: Plan) -> tuple[Plan, MateriaIntent | None]:
         """A date-sorted question that names a branch of law ("el último criterio en materia
