@@ -212,43 +212,79 @@ def apply_same_point_rules(
     same_point: SamePoint,
     top_k: int,
 ) -> RerankOutcome:
-    """Set aside an old criterion only when a newer one on the same point is among the hits.
+    """Set aside an old criterion only when a newer one on the same point is on the page.
 
     ``hits`` come ranked. Each on-topic hit older than its
     materia's reform cutoff (or before the Novena Época) is discarded when an on-topic hit
-    from the cutoff year on is on the same point (``same_point(old, newer)``); otherwise it
-    stays where relevance put it, with a ``warning``. Off-topic hits are left alone. Hits are
-    read in order until ``top_k`` are kept, so discards never shorten the page; ``discarded``
-    lists those read on the way. A tesis is set aside whole: when one of its passages is on the
-    same point as a newer criterion, so is the tesis, whichever of its passages ranks.
+    from the cutoff year on is on the same point (``same_point(old, newer)``) and is among
+    the ``top_k`` kept, where the reader sees it; otherwise it stays where relevance put it,
+    with a ``warning``. Off-topic hits are left alone. Hits are read in order until ``top_k``
+    are kept, so discards never shorten the page; ``discarded`` lists those read on the way.
+    A tesis is set aside whole: when one of its passages is on the same point as a newer
+    criterion, so is the tesis, whichever of its passages ranks.
     """
     cutoff = config.cutoff(materia)
     newer_pool = [h for h in hits if h.on_topic and not h.passage.generic]
     verdicts = [discard_reason(hit, materia, cutoff, config) for hit in hits]
-    set_aside: dict[int, str] = {}  # registro -> why
+    newer_on_point: dict[int, list[Hit]] = {}  # registro -> newer hits on its point, ranked
     for hit, verdict in zip(hits, verdicts, strict=True):
-        if verdict is None or not hit.on_topic or hit.registro in set_aside:
+        if verdict is None or not hit.on_topic or hit.registro in newer_on_point:
             continue
         year = _cutoff_for(hit, materia, cutoff, config)
-        newer = next((n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)), None)
-        if newer is not None:
-            set_aside[hit.registro] = (
-                f"{verdict.reason}; criterio posterior sobre el mismo punto: "
-                f"registro {newer.registro} ({newer.passage.anio})"
-            )
+        newer = [n for n in newer_pool if n.passage.anio >= year and same_point(hit, n)]
+        if newer:
+            newer_on_point[hit.registro] = newer
+    # a discard whose newer criteria all fall off the page names one the reader never sees:
+    # the old tesis stays then, which may push another's criterion off, so read again
+    while True:
+        kept, discarded = _page(hits, verdicts, newer_on_point, materia, cutoff, top_k)
+        shown = {h.registro for h in kept}
+        unseen = {
+            d.hit.registro
+            for d in discarded
+            if not any(n.registro in shown for n in newer_on_point[d.hit.registro])
+        }
+        if not unseen:
+            break
+        newer_on_point = {r: n for r, n in newer_on_point.items() if r not in unseen}
+    renumbered = [h.ranked(i, h.rank_without_recency) for i, h in enumerate(kept, start=1)]
+    applied = bool(discarded) or any(h.warning for h in kept)
+    return RerankOutcome(renumbered, discarded, cutoff, applied)
+
+
+def _page(
+    hits: Sequence[Hit],
+    verdicts: Sequence[Discarded | None],
+    newer_on_point: dict[int, list[Hit]],
+    materia: str | None,
+    cutoff: int | None,
+    top_k: int,
+) -> tuple[list[Hit], list[Discarded]]:
+    """The first ``top_k`` hits kept and those set aside on the way, each set-aside one
+    naming the first of its newer criteria that the page shows."""
     kept: list[Hit] = []
-    discarded: list[Discarded] = []
+    set_aside: list[tuple[Hit, Discarded]] = []
     for hit, verdict in zip(hits, verdicts, strict=True):
         if len(kept) >= top_k:
             break
-        if hit.registro in set_aside and verdict is not None:
-            discarded.append(Discarded(hit, verdict.code, set_aside[hit.registro]))
+        if hit.registro in newer_on_point and verdict is not None:
+            set_aside.append((hit, verdict))
         elif verdict is not None and hit.on_topic:
             kept.append(
                 dataclasses.replace(hit, warning=warning_for(verdict.code, materia, cutoff))
             )
         else:
             kept.append(hit)
-    renumbered = [h.ranked(i, h.rank_without_recency) for i, h in enumerate(kept, start=1)]
-    applied = bool(discarded) or any(h.warning for h in kept)
-    return RerankOutcome(renumbered, discarded, cutoff, applied)
+    shown = {h.registro for h in kept}
+    discarded = []
+    for hit, verdict in set_aside:
+        newer = next(
+            (n for n in newer_on_point[hit.registro] if n.registro in shown),
+            newer_on_point[hit.registro][0],
+        )
+        reason = (
+            f"{verdict.reason}; criterio posterior sobre el mismo punto: "
+            f"registro {newer.registro} ({newer.passage.anio})"
+        )
+        discarded.append(Discarded(hit, verdict.code, reason))
+    return kept, discarded

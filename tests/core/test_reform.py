@@ -257,6 +257,26 @@ def test_an_old_criterion_goes_only_when_a_newer_one_is_on_the_same_point() -> N
     assert outcome.applied and outcome.cutoff_year == 2019
 
 
+def test_an_old_criterion_stays_when_its_newer_one_falls_off_the_page() -> None:
+    """A prober's find: 250414 was set aside "on the same point as 2022909", which ranked
+    13th, off a page of 5 or 10: the reader was told of a criterion never shown."""
+    hits = rank(
+        [
+            _on_topic(hit(1, 1977, 0.9)),
+            _on_topic(hit(3, 1980, 0.85)),
+            _on_topic(hit(4, 1981, 0.84)),
+            _on_topic(hit(2, 2021, 0.3)),
+        ]
+    )
+    assert [h.registro for h in hits] == [1, 3, 4, 2]
+    off_page = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs((1, 2)), top_k=2)
+    assert off_page.discarded == [] and [h.registro for h in off_page.kept] == [1, 3]
+    assert off_page.kept[0].warning  # flagged where relevance put it
+    on_page = apply_same_point_rules(hits, "Laboral", CONFIG, _pairs((1, 2)), top_k=3)
+    assert [d.hit.registro for d in on_page.discarded] == [1]
+    assert [h.registro for h in on_page.kept] == [3, 4, 2]
+
+
 def test_a_tesis_is_set_aside_whole_when_one_of_its_passages_is_on_the_newer_point() -> None:
     """253814's opening was on 198729's point and its third passage was not: the tesis was
     both discarded and kept on one page."""
