@@ -106,8 +106,14 @@ class SearchHit(TesisFields):
     epoca_factor: float
     final_score: float
     boost: float = strawberry.field(description="finalScore / relevance.")
-    rank: int
-    rank_without_recency: int
+    rank: int = strawberry.field(
+        description="1-based position in `hits`. In `withoutRecency`: this passage's position "
+        "in `hits`, 0 when `hits` does not show it (set aside, or below the page)."
+    )
+    rank_without_recency: int = strawberry.field(
+        description="1-based position by relevance alone, before the vigencia rules: in "
+        "`withoutRecency`, its position in that list."
+    )
     chunk: ChunkSpan
     status: ValidityStatus
     on_topic: bool = strawberry.field(

@@ -157,6 +157,23 @@ def test_issue_2_question_returns_1970s_and_recent_tesis_each_with_breakdown(
     assert any(1970 <= y < 1980 for y in years) and any(y >= 2010 for y in years), years
 
 
+def test_a_passage_has_one_rank_in_hits_and_in_the_ranking_without_recency(
+    bundled: Services,
+) -> None:
+    """A prober's find: one hit read rank 7 in `hits` and 8 in `withoutRecency` (its rank
+    there was taken before the rules set a tesis aside); 0 says `hits` does not show it."""
+    q = """query S($input: SearchInput!) { search(input: $input) { ... on SearchPayload {
+      hits { registro rank chunk { index } } discarded { registro }
+      withoutRecency { registro rank chunk { index } } } } }"""
+    question = "¿Cuándo procede la suspensión del acto reclamado en amparo?"
+    data = run_query(bundled, q, input={"query": question, "topK": 20})["search"]
+    assert data["discarded"], "the case needs a tesis set aside"
+    on_page = {(h["registro"], h["chunk"]["index"]): h["rank"] for h in data["hits"]}
+    assert [h["rank"] for h in data["hits"]] == list(range(1, len(data["hits"]) + 1))
+    for hit in data["withoutRecency"]:
+        assert hit["rank"] == on_page.get((hit["registro"], hit["chunk"]["index"]), 0)
+
+
 @pytest.mark.parametrize(
     ("query", "kind", "trigger"),
     [

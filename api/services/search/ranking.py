@@ -56,6 +56,13 @@ def relevance_ranking(hits: list[Hit], cap: int, top_k: int) -> list[Hit]:
     return [h.ranked(h.rank, i) for i, h in enumerate(kept, start=1)]
 
 
+def on_the_page(plain: list[Hit], page: list[Hit]) -> list[Hit]:
+    """The ranking without recency with each hit's ``rank`` where ``page`` (the hits, after
+    the rules) shows that passage, or 0 where it does not (set aside, or below the page)."""
+    shown = {h.passage.chunk.chunk_id: h.rank for h in page}
+    return [h.ranked(shown.get(h.passage.chunk.chunk_id, 0), h.rank_without_recency) for h in plain]
+
+
 def best_chunk_per_tesis(hits: list[Hit]) -> list[Hit]:
     """Each registro's first chunk, in the order given (a date order stays a date order)."""
     firsts: dict[int, Hit] = {}

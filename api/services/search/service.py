@@ -37,6 +37,7 @@ from api.services.search.plan import Plan, make_plan, scoped_to_materia
 from api.services.search.ranking import (
     cap_chunks_per_tesis,
     in_cited_order,
+    on_the_page,
     on_topic_with_replacement,
     relevance_ranking,
 )
@@ -168,6 +169,7 @@ class SearchService:
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
             kept = self.retrieval.sort_dated(kept, plan.ordering, date_field)
+        plain = on_the_page(plain, kept)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
