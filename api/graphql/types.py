@@ -55,6 +55,7 @@ class GroupBy(Enum):
     MATERIA = "materias"
     TIPO = "tipo"
     INSTANCIA = "instancia"
+    ORGANO = "organo"
 
 
 @strawberry.enum

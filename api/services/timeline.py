@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from api.core.models import VIGENTE, Filters, Tesis, Validity
 from api.errors import InvalidRequest
+from api.services.court_filters import stored_courts
 from api.services.search.request import canonical_filters, check_filters
 from api.store.base import GroupBy, ListQuery, SortOrder, VectorStore
 
@@ -36,7 +37,7 @@ def timeline(
     if date_field is not None and date_field not in store.date_fields():
         raise InvalidRequest("dateField", f"{date_field[:80]!r} is not a stored extra date field")
     check_filters(filters)
-    filters = canonical_filters(filters)
+    filters = stored_courts(store, canonical_filters(filters))
     tesis = store.list_tesis(ListQuery(filters, order, limit, offset, date_field))
     statuses = store.get_validity([t.registro for t in tesis])
     total = sum(store.count_by("tipo", filters).values())
@@ -47,5 +48,5 @@ def timeline(
 def distribution(store: VectorStore, group_by: GroupBy, filters: Filters) -> list[tuple[str, int]]:
     """Counts sorted by key (years and épocas read in order)."""
     check_filters(filters)
-    counts = store.count_by(group_by, canonical_filters(filters))
+    counts = store.count_by(group_by, stored_courts(store, canonical_filters(filters)))
     return sorted(counts.items(), key=lambda kv: (len(kv[0]), kv[0]) if group_by == "anio" else kv)

@@ -12,7 +12,7 @@ from api.core.text import analyze
 from api.embeddings.base import Vectors
 
 SortOrder = Literal["ASC", "DESC"]
-GroupBy = Literal["anio", "epoca", "materias", "tipo", "instancia"]
+GroupBy = Literal["anio", "epoca", "materias", "tipo", "instancia", "organo"]
 
 
 class PassageFields(TypedDict):

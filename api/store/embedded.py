@@ -51,6 +51,7 @@ _GROUP_COLUMNS: dict[str, str] = {
     "epoca": "epoca",
     "tipo": "tipo",
     "instancia": "instancia",
+    "organo": "organo",
 }
 _PART = 900  # keys per IN (...) list, under SQLite's bound-variable limit
 

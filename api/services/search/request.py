@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from api.core.circuits import MAX_CIRCUIT
+from api.core.epocas import canonical_epoca
 from api.core.fusion import RetrievalMode
 from api.core.intent import MATERIAS, canonical_materia
 from api.core.limits import MAX_QUESTION_TOKENS, question_tokens
@@ -90,14 +91,23 @@ def check_filters(f: Filters) -> None:
     if unknown:
         allowed = ", ".join(MATERIAS)
         raise InvalidRequest("materias", f"{unknown[0]!r} is not a materia: one of {allowed}")
+    unknown = [e for e in f.epocas if canonical_epoca(e) is None]
+    if unknown:
+        raise InvalidRequest(
+            "epocas", f"{unknown[0]!r} is not an época: Primera to Duodécima ('Novena', '9a')"
+        )
 
 
 def canonical_filters(f: Filters) -> Filters:
-    """``f`` with its materias spelled as the corpus spells them ('laboral', 'COMÚN' and
-    'amparo' ask for 'Laboral', 'Común' and 'Común'; the store matches names exactly). Unknown
-    names stay as given, for ``check_filters`` to refuse."""
+    """``f`` with its materias and épocas spelled as the corpus spells them ('laboral',
+    'COMÚN' and 'amparo' ask for 'Laboral', 'Común' and 'Común'; '9a' for 'Novena Época'; a
+    store matches names exactly). Unknown names stay as given, for ``check_filters`` to
+    refuse."""
     materias = tuple(dict.fromkeys(canonical_materia(m) or m for m in f.materias))
-    return f if materias == f.materias else replace(f, materias=materias)
+    epocas = tuple(dict.fromkeys(canonical_epoca(e) or e for e in f.epocas))
+    if (materias, epocas) == (f.materias, f.epocas):
+        return f
+    return replace(f, materias=materias, epocas=epocas)
 
 
 def _check_range(name: str, value: int | None, low: int, high: int) -> None:

@@ -30,6 +30,7 @@ from api.core.temporal import temporal_blend
 from api.core.topic import topic_words
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
+from api.services.court_filters import stored_courts
 from api.services.search.abstention import Abstention, gate_for
 from api.services.search.config import SearchConfig
 from api.services.search.corpus_kind import CorpusKind
@@ -95,6 +96,8 @@ class SearchService:
         or "NOT word" leave the question, and candidates that have them leave the pool.
         """
         request.validate()  # before any store lookup a cited registro or clave would cost
+        if request.filters.instancia is not None or request.filters.organo is not None:
+            request = replace(request, filters=stored_courts(self.store, request.filters))
         request, excluded = without_exclusions(request)
         request, cited, not_found = self.as_lookup(request)
         absent = "" if cited or not not_found else f"No está en el corpus: {', '.join(not_found)}."
