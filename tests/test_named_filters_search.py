@@ -235,3 +235,15 @@ def test_a_topic_under_filters_that_leave_nothing_says_the_filters_did_it(
     """No tesis of 1950 at all: "Ningún documento trata de «laboral»" blamed the topic."""
     result = bundled.search.search(SearchRequest(query=question, top_k=5))
     assert result.abstained and result.abstain_reason == "No hay tesis que cumplan los filtros."
+
+
+def test_a_listing_s_larger_page_begins_with_the_smaller_one(bundled: Services) -> None:
+    """A prober's find: "jurisprudencia en materia laboral" (newest first, no topic) listed
+    other 1983 tesis at topK 20 than at 10: same-year ties went by a score whose scale depends
+    on the page; they go by registro, as the date index lists them."""
+    pages = [
+        [h.registro for h in bundled.search.search(SearchRequest(query=q, top_k=k)).hits]
+        for q in ("jurisprudencia en materia laboral",)
+        for k in (5, 10, 20)
+    ]
+    assert pages[1][:5] == pages[0] and pages[2][:10] == pages[1]

@@ -108,7 +108,7 @@ def detect_date_field(
 
 
 def sort_by_field(
-    hits: Sequence[Hit], dates: Mapping[int, date | None], kind: Ordering
+    hits: Sequence[Hit], dates: Mapping[int, date | None], kind: Ordering, by_registro: bool = False
 ) -> list[Hit]:
     """``temporal.sort_by_date`` by another date of each record (``dates`` by registro);
     records without that date come last. Hits keep their own passages."""
@@ -119,5 +119,5 @@ def sort_by_field(
     ]
     return [
         replace(h, passage=originals[(h.registro, h.passage.chunk.index)])
-        for h in sort_by_date(swapped, kind)
+        for h in sort_by_date(swapped, kind, by_registro)
     ]

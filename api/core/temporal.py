@@ -42,10 +42,13 @@ def best_per_registro(hits: Sequence[Hit]) -> list[Hit]:
     return list(best.values())
 
 
-def sort_by_date(hits: Sequence[Hit], kind: DateOrder) -> list[Hit]:
+def sort_by_date(hits: Sequence[Hit], kind: DateOrder, by_registro: bool = False) -> list[Hit]:
     """One hit per tesis in date order (``passage.sort_date``; oldest first for earliest).
 
-    Same-day ties go to the better final score. ``rank`` is the date position 1..n and
+    Same-day ties go to the better final score, or with ``by_registro`` (a question with no
+    topic: relevance says nothing) to the registro, in the date's direction as the store's date
+    index lists them, so a larger page begins with the smaller one. ``rank`` is the date
+    position 1..n and
     ``rank_without_recency`` the relevance order among the same hits; scores are unchanged,
     so do not pass the result through ``scoring.rank`` (it would re-sort by score).
     """
@@ -55,6 +58,8 @@ def sort_by_date(hits: Sequence[Hit], kind: DateOrder) -> list[Hit]:
 
     def by_date(hit: Hit) -> tuple[int, float, float, int]:
         day = hit.passage.sort_date.toordinal()
+        if by_registro:
+            return (sign * day, 0.0, 0.0, sign * hit.registro)
         return (sign * day, -hit.score.final_score, -hit.score.relevance, hit.registro)
 
     by_relevance = sorted(unique, key=lambda h: (-h.score.relevance, h.registro))

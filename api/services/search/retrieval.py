@@ -249,14 +249,19 @@ class Retrieval:
         return detect_date_field(question, fields, plan.ordering)
 
     def sort_dated(
-        self, hits: list[Hit], ordering: Literal["earliest", "latest"], date_field: str | None
+        self,
+        hits: list[Hit],
+        ordering: Literal["earliest", "latest"],
+        date_field: str | None,
+        by_registro: bool = False,
     ) -> list[Hit]:
-        """One hit per record by date: the primary one, or ``date_field``."""
+        """One hit per record by date: the primary one, or ``date_field``; same-date ties by
+        registro with ``by_registro`` (see ``sort_by_date``)."""
         if date_field is None:
-            return sort_by_date(hits, ordering)
+            return sort_by_date(hits, ordering, by_registro)
         records = self.store.get_tesis(sorted({h.registro for h in hits}))
         dates = {r: t.date_of(date_field) for r, t in records.items()}
-        return sort_by_field(hits, dates, ordering)
+        return sort_by_field(hits, dates, ordering, by_registro)
 
     def replacements(self, vector: Vectors, registros: list[int]) -> list[Candidate]:
         cap = self.config.max_chunks_per_tesis

@@ -159,8 +159,11 @@ class SearchService:
             self.config.superseded_demotion,
         )
         plain = relevance_ranking(hits, plan.cap, request.top_k)
+        listing = plan.route == "date_sorted" and not topic  # the store's date index
         hits = (
-            in_cited_order(hits, cited, plan.cap) if cited else self.order(plan, hits, date_field)
+            in_cited_order(hits, cited, plan.cap)
+            if cited
+            else self.order(plan, hits, date_field, listing)
         )
         materia = named or detect_materia(
             request.query,
@@ -171,7 +174,7 @@ class SearchService:
         outcome = apply_rules(plan, hits, materia, self.config, self.embedder)
         kept = outcome.kept[: request.top_k]
         if plan.ordering is not None and plan.route == "date_sorted":
-            kept = self.retrieval.sort_dated(kept, plan.ordering, date_field)
+            kept = self.retrieval.sort_dated(kept, plan.ordering, date_field, listing)
         plain = on_the_page(plain, kept)
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
@@ -302,14 +305,17 @@ class SearchService:
             for h in hits
         ]
 
-    def order(self, plan: Plan, hits: list[Hit], date_field: str | None = None) -> list[Hit]:
+    def order(
+        self, plan: Plan, hits: list[Hit], date_field: str | None = None, listing: bool = False
+    ) -> list[Hit]:
         """Every hit in the route's order (by date, blended, or by final score with on-topic
-        hits first), at most ``cap`` chunks per tesis; the caller cuts the page."""
+        hits first), at most ``cap`` chunks per tesis; the caller cuts the page. ``listing``:
+        the hits came from the date index, and same-date ties keep its registro order."""
         top_k = plan.request.top_k
         if plan.ordering is None:
             return cap_chunks_per_tesis(hits, plan.cap)
         if plan.route == "date_sorted":
-            return self.retrieval.sort_dated(hits, plan.ordering, date_field)
+            return self.retrieval.sort_dated(hits, plan.ordering, date_field, listing)
         top = cap_chunks_per_tesis(hits, plan.cap)[: top_k * self.config.oversample]
         blended = temporal_blend(top, plan.ordering, self.config.blend_weight)
         return cap_chunks_per_tesis(blended, plan.cap)
