@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from api.errors import argument_names
+from api.errors import InvalidRequest, argument_names
 from api.graphql.context import Info
 from api.graphql.errors import listed, outcome
 from api.graphql.inputs import FiltersInput, SearchInput, TimelineInput, filters_to_core
@@ -25,6 +25,7 @@ from api.graphql.types import (
 from api.services.lookup import tesis_detail
 from api.services.recorded import search_and_record
 from api.services.search import SearchIntent, SearchRequest, SearchResult
+from api.services.search.request import MAX_TOP_K
 from api.services.timeline import TimelinePage, distribution, timeline
 from api.store.base import SortOrder
 
@@ -192,16 +193,25 @@ async def dated(
             topK="limit",
         )
     store = info.context.store
-    return await outcome(
-        timeline_payload, lambda: timeline(store, filters_to_core(filters), order, limit, 0)
-    )
+
+    def page() -> TimelinePage:
+        if not 1 <= limit <= MAX_TOP_K:  # one bound, with a question or without
+            raise InvalidRequest("limit", f"{limit} is outside 1..{MAX_TOP_K}")
+        return timeline(store, filters_to_core(filters), order, limit, 0)
+
+    return await outcome(timeline_payload, page)
 
 
 def dated_field(order: SortOrder, description: str) -> DatedResponse:
     """``earliest`` or ``latest``: the same arguments, the other order."""
 
     async def resolve(
-        info: Info, query: str | None = None, filters: FiltersInput | None = None, limit: int = 5
+        info: Info,
+        query: str | None = None,
+        filters: FiltersInput | None = None,
+        limit: Annotated[
+            int, strawberry.argument(description=f"How many tesis, 1..{MAX_TOP_K}.")
+        ] = 5,
     ) -> DatedResponse:
         return await dated(info, order, query, filters, limit)
 
@@ -244,7 +254,9 @@ class Query(SearchQuery):
         "DESC", "The latest tesis (on the question's topic when given)."
     )
 
-    @strawberry.field(description="How many tesis per year, época, materia, tipo or instancia.")
+    @strawberry.field(
+        description="How many tesis per year, época, materia, tipo, instancia or organo."
+    )
     async def distribution(
         self, info: Info, group_by: GroupBy, filters: FiltersInput | None = None
     ) -> list[Bucket]:

@@ -339,3 +339,17 @@ def test_distribution_with_bad_filters_is_a_coded_input_error(bundled: Services)
     inverted = "{ distribution(groupBy: YEAR, filters: {anioMin: 2020, anioMax: 1990}) { key } }"
     result = asyncio.run(schema.execute(inverted, context_value=context_for(bundled)))
     assert result.errors and result.errors[0].extensions["field"] == "anioMin"
+
+
+def test_earliest_and_latest_take_one_limit_with_a_question_or_without(
+    bundled: Services,
+) -> None:
+    """A prober's find: limit 150 was refused with a query (a search's 1..100) and taken
+    without one (a timeline's 1..200), and the schema said neither."""
+    for query in ("despido", None):
+        q = """query E($q: String, $n: Int!) { earliest(query: $q, limit: $n) {
+          ... on InputError { field message } ... on TimelinePayload { total }
+          ... on SearchPayload { hits { registro } } } }"""
+        refused = run_query(bundled, q, q=query, n=150)["earliest"]
+        assert refused == {"field": "limit", "message": "150 is outside 1..100"}, query
+        assert "field" not in run_query(bundled, q, q=query, n=100)["earliest"], query
