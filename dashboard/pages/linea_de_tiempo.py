@@ -11,7 +11,12 @@ stats = page.start(
     "Línea de tiempo",
     "Cada punto es una tesis: color por época, forma por vigencia (cruz = ya no vigente).",
 )
+SHORTCUTS = {
+    "earliest": ("La más antigua", ":material/first_page:"),
+    "latest": ("La más reciente", ":material/last_page:"),
+}
 
+# The shortcuts submit the form: outside it they read its last submitted query and filters.
 with st.form("tiempo_form"):
     query = st.text_input(
         "Consulta (opcional: sin consulta se usan sólo los filtros)",
@@ -28,7 +33,17 @@ with st.form("tiempo_form"):
         key="tiempo_order",
         format_func={"ASC": "Más antiguas primero", "DESC": "Más recientes primero"}.get,
     )
-    shown = st.form_submit_button("Mostrar", type="primary", key="tiempo_show")
+    with st.container(horizontal=True):
+        shown = st.form_submit_button("Mostrar", type="primary", key="tiempo_show")
+        clicked = {
+            w: st.form_submit_button(
+                label,
+                key=f"tiempo_{w}",
+                icon=icon,
+                help=f"{label} de las tesis sobre la consulta escrita (o bajo los filtros).",
+            )
+            for w, (label, icon) in SHORTCUTS.items()
+        }
 
 if shown:
     st.session_state["tiempo_asked"] = query.strip()
@@ -75,24 +90,15 @@ if items:
 elif items is not None:
     st.info("Ninguna tesis coincide.")
 
-st.subheader("Atajos")
-st.caption("La tesis más antigua o más reciente sobre la consulta (o bajo los filtros).")
-SHORTCUTS = {
-    "earliest": ("La más antigua", ":material/first_page:"),
-    "latest": ("La más reciente", ":material/last_page:"),
-}
-with st.container(horizontal=True):
-    clicked = {
-        w: st.button(label, key=f"tiempo_{w}", icon=icon) for w, (label, icon) in SHORTCUTS.items()
-    }
 for which, (label, _) in SHORTCUTS.items():
     if clicked[which]:
-        ends = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
+        typed = query.strip()
+        ends = api_status.attempt(label, client.extreme, which, typed or None, chosen, 5)
         st.session_state[f"tiempo_{which}_hits"] = ends and (ends.get("hits") or ends.get("items"))
-        st.session_state[f"tiempo_{which}_about"] = query.strip()
+        about = f" sobre «{escape_md(typed)}»" if typed else " bajo los filtros" if chosen else ""
+        st.session_state[f"tiempo_{which}_about"] = about
     if hits := st.session_state.get(f"tiempo_{which}_hits"):
-        answered = str(st.session_state.get(f"tiempo_{which}_about") or "")
-        st.markdown(f"**{label}**" + (f" sobre «{escape_md(answered)}»" if answered else ""))
+        st.markdown(f"**{label}**{st.session_state.get(f'tiempo_{which}_about') or ''}")
         frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))
         st.dataframe(
             frame, hide_index=True, key=f"tiempo_{which}_table", column_config=timeline.TABLE_CONFIG

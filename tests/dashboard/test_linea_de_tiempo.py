@@ -108,3 +108,19 @@ def test_api_down(api_down, page) -> None:
 def test_chart_spec_is_json(api: FakeApi, page) -> None:
     at = _show(page("linea_de_tiempo"))
     assert json.dumps(charts(at))
+
+
+def test_shortcuts_use_what_is_typed(api: FakeApi, page) -> None:
+    """«La más antigua» pressed before «Mostrar» had given the oldest of the whole corpus:
+    the buttons sat outside the form and read its last submitted (empty) query."""
+    at = page("linea_de_tiempo")
+    at.run()
+    at.text_input(key="tiempo_query").input("arrendamiento")
+    at.multiselect(key="tiempo_epocas").set_value(["Novena Época"])
+    at.button(key="tiempo_earliest").click()
+    at.run()
+    assert not at.exception and not at.error and not api.errors
+    assert api.called("earliest") == [
+        {"query": "arrendamiento", "filters": {"epocas": ["Novena Época"]}, "limit": 5}
+    ]
+    assert "**La más antigua** sobre «arrendamiento»" in texts(at)
