@@ -25,7 +25,15 @@ with st.form("tiempo_form"):
     )
     chosen = filters.filters("tiempo", stats, expanded=True)
     left, right = st.columns(2)
-    limit = left.number_input("Tesis como máximo", 5, 200, 50, 5, key="tiempo_limit")
+    limit = left.number_input(
+        "Tesis como máximo",
+        5,
+        timeline.MAX_LISTED,
+        50,
+        5,
+        key="tiempo_limit",
+        help=f"Hasta {timeline.MAX_LISTED} con sólo filtros; con una consulta, hasta {timeline.MAX_ON_TOPIC}.",
+    )
     order = right.radio(
         "Orden",
         ["ASC", "DESC"],
@@ -47,9 +55,11 @@ with st.form("tiempo_form"):
 
 if shown:
     st.session_state["tiempo_asked"] = query.strip()
+    st.session_state["tiempo_capped"] = bool(query.strip()) and limit > timeline.MAX_ON_TOPIC
     for stale in ("tiempo_earliest_hits", "tiempo_latest_hits"):  # answers to the old query
         st.session_state.pop(stale, None)
     if query.strip():
+        limit = min(limit, timeline.MAX_ON_TOPIC)
         # The best hits by relevance, and the oldest (or newest) on the topic over the whole
         # filtered set: the first point is the one «La más antigua» would give.
         which = "earliest" if order == "ASC" else "latest"
@@ -79,6 +89,8 @@ if items:
     total = st.session_state.get("tiempo_total")
     asked = st.session_state.get("tiempo_asked")
     about = f" sobre «{escape_md(asked)}»" if asked else " bajo los filtros"
+    if st.session_state.get("tiempo_capped"):
+        about += f" (con una consulta, {timeline.MAX_ON_TOPIC} como máximo)"
     st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else "") + about)
     st.altair_chart(charts.timeline(rows), key="tiempo_chart")
     st.dataframe(

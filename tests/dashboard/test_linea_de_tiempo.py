@@ -124,3 +124,29 @@ def test_shortcuts_use_what_is_typed(api: FakeApi, page) -> None:
         {"query": "arrendamiento", "filters": {"epocas": ["Novena Época"]}, "limit": 5}
     ]
     assert "**La más antigua** sobre «arrendamiento»" in texts(at)
+
+
+def test_a_query_asks_for_no_more_than_the_api_gives(api: FakeApi, page) -> None:
+    """«Tesis como máximo» 150 with a query had shown «Límite: 150 está fuera del intervalo
+    1 a 100.»: on a topic ``earliest``/``latest`` are a search, bounded by its topK."""
+    at = page("linea_de_tiempo")
+    at.run()
+    at.text_input(key="tiempo_query").input("arrendamiento")
+    at.number_input(key="tiempo_limit").set_value(150)
+    at.button(key="tiempo_show").click()
+    at.run()
+    assert not at.exception and not at.error and not at.warning and not api.errors
+    assert api.called("earliest") == [{"query": "arrendamiento", "limit": 100}]
+    assert "(con una consulta, 100 como máximo)" in texts(at)
+    at.text_input(key="tiempo_query").input("")
+    at.button(key="tiempo_show").click()
+    at.run()
+    assert api.called("timeline")[0]["input"]["limit"] == 150
+
+
+def test_the_limits_are_the_apis() -> None:
+    from api.services.search import MAX_TOP_K
+    from api.services.timeline import MAX_LIMIT
+    from dashboard.components import timeline
+
+    assert (timeline.MAX_ON_TOPIC, timeline.MAX_LISTED) == (MAX_TOP_K, MAX_LIMIT)
