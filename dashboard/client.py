@@ -19,6 +19,12 @@ import httpx
 import streamlit as st
 
 from dashboard import queries
+from dashboard.errors import ApiError as ApiError
+from dashboard.errors import ApiInputError as ApiInputError
+from dashboard.errors import ApiResponseError as ApiResponseError
+from dashboard.errors import ApiServiceError as ApiServiceError
+from dashboard.errors import ApiUnreachable as ApiUnreachable
+from dashboard.errors import refusal
 from dashboard.payloads import (
     ChatEvent,
     ChatPayload,
@@ -41,39 +47,6 @@ TIMEOUT = httpx.Timeout(30.0, connect=3.0)
 CHAT_TIMEOUT = httpx.Timeout(180.0, connect=3.0)
 
 JSON = dict[str, Any]
-
-
-class ApiError(Exception):
-    """Base of every failure the pages show; ``url`` is the endpoint tried."""
-
-    def __init__(self, url: str, message: str) -> None:
-        super().__init__(message)
-        self.url = url
-        self.message = message
-
-
-class ApiUnreachable(ApiError):
-    """No usable HTTP answer: refused, timed out, or an HTTP error status."""
-
-
-class ApiInputError(ApiError):
-    """The API rejected an argument (``InputError``)."""
-
-    def __init__(self, url: str, field: str, message: str) -> None:
-        super().__init__(url, message)
-        self.field = field
-
-
-class ApiServiceError(ApiError):
-    """A backend of the API (store, embedder, LLM) failed (``ServiceError``)."""
-
-    def __init__(self, url: str, service: str, message: str) -> None:
-        super().__init__(url, message)
-        self.service = service
-
-
-class ApiResponseError(ApiError):
-    """The API answered with GraphQL errors."""
 
 
 def api_url(environ: Mapping[str, str] | None = None) -> str:
@@ -107,11 +80,10 @@ def _post(url: str, document: str, variables: Mapping[str, Any], timeout: httpx.
         body = None
     if not isinstance(body, dict) or ("data" not in body and "errors" not in body):
         raise ApiUnreachable(url, f"HTTP {response.status_code}: la respuesta no es GraphQL")
-    errors = body.get("errors") or []
-    if errors and not body.get("data"):
-        messages = "; ".join(str(e.get("message", e)) for e in errors)
-        raise ApiResponseError(url, messages)
-    return dict(body.get("data") or {})
+    errors, data = body.get("errors") or [], body.get("data") or {}
+    if errors and all(v is None for v in data.values()):  # nothing answered: why not
+        raise refusal(url, errors, response.status_code, response.headers.get("retry-after"))
+    return dict(data)
 
 
 @st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
@@ -214,14 +186,11 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
                 elif kind == "next":
                     payload = message.get("payload") or {}
                     if payload.get("errors") and not payload.get("data"):
-                        raise ApiResponseError(
-                            url, "; ".join(str(e.get("message", e)) for e in payload["errors"])
-                        )
+                        raise refusal(url, payload["errors"])
                     yield dict(payload.get("data") or {})
                 elif kind == "error":
-                    raise ApiResponseError(
-                        url, json.dumps(message.get("payload"), ensure_ascii=False)
-                    )
+                    errors = message.get("payload")
+                    raise refusal(url, errors if isinstance(errors, list) else [errors])
                 elif kind == "complete":
                     return
     except (OSError, TimeoutError, WebSocketException) as exc:

@@ -191,3 +191,22 @@ def test_an_off_topic_tesis_is_marked_in_the_main_table() -> None:
     frame = breakdown_frame([[off], [canned.hit(1, 2, 2)]])
     first, second = list(frame["Rubro"])
     assert first.startswith("(fuera de tema) ") and not second.startswith("(fuera de tema)")
+
+
+def test_a_busy_api_is_told_as_busy(api: FakeApi, page, monkeypatch) -> None:
+    """A 503 OVERLOADED had read «La API rechazó la petición… revise la versión»."""
+    import httpx
+
+    def busy(url: str, *, json, **kwargs):
+        if "search(" not in json["query"]:
+            return api.post(url, json=json, **kwargs)
+        body = {"errors": [{"message": "busy", "extensions": {"code": "OVERLOADED"}}]}
+        request = httpx.Request("POST", url)
+        return httpx.Response(503, json=body, headers={"retry-after": "2"}, request=request)
+
+    monkeypatch.setattr(httpx, "post", busy)
+    at = _search(page("busqueda"))
+    assert not at.exception and not at.error
+    (warning,) = at.warning
+    assert warning.value == "La API está ocupada; reintente en unos segundos (pide esperar 2 s)."
+    assert "versión" not in texts(at)

@@ -168,3 +168,73 @@ def test_stream_against_a_closed_port_is_unreachable(monkeypatch) -> None:
     with pytest.raises(client.ApiUnreachable) as exc:
         list(client._subscribe(url, "subscription { x }", {}))
     assert exc.value.url == url
+
+
+def _answering(monkeypatch, status: int, body: dict, headers: dict | None = None) -> None:
+    def post(url: str, **_):
+        request = httpx.Request("POST", url)
+        return httpx.Response(status, json=body, headers=headers or {}, request=request)
+
+    monkeypatch.setattr(httpx, "post", post)
+
+
+def _coded(message: str, **extensions) -> dict:
+    return {"errors": [{"message": message, "extensions": extensions}]}
+
+
+def _failed(message: str, **extensions) -> dict:
+    return {"data": None, **_coded(message, **extensions)}
+
+
+REFUSALS = [  # (HTTP status, body, Retry-After, code expected)
+    (503, _coded("The service is busy: retry in 1 s.", code="OVERLOADED"), "1", "OVERLOADED"),
+    (429, _coded("Too many requests: retry after 7 s.", code="RATE_LIMITED"), "7", "RATE_LIMITED"),
+    (200, _failed("Request took longer than its time budget.", code="TIMEOUT"), None, "TIMEOUT"),
+    (
+        200,
+        _failed("Query refused: cost 1100.", code="QUERY_TOO_COMPLEX"),
+        None,
+        "QUERY_TOO_COMPLEX",
+    ),
+    (413, _coded("Payload too large: body over 1 MiB.", code="TOO_LARGE"), None, "TOO_LARGE"),
+    (401, {"errors": [{"message": "API key required"}]}, None, "UNAUTHENTICATED"),
+    (200, _failed("Cannot query field 'x' on type 'SearchPayload'."), None, "SCHEMA_MISMATCH"),
+    (200, _failed("Unexpected error."), None, None),
+]
+
+
+@pytest.mark.parametrize(("status", "body", "retry", "code"), REFUSALS)
+def test_refusals_keep_their_code(monkeypatch, status, body, retry, code) -> None:
+    """Every error-only answer had become one ApiResponseError, shown as a version problem."""
+    _answering(monkeypatch, status, body, {"retry-after": retry} if retry else None)
+    with pytest.raises(client.ApiResponseError) as exc:
+        client.search({"query": "pensión"})
+    assert (exc.value.code, exc.value.retry_after) == (code, int(retry) if retry else None)
+
+
+def test_coded_input_and_service_errors_become_their_kinds(monkeypatch) -> None:
+    _answering(
+        monkeypatch,
+        200,
+        _coded("limit: 500 is outside 1..200", code="BAD_USER_INPUT", field="limit"),
+    )
+    with pytest.raises(client.ApiInputError) as exc:
+        client.search_log(500)
+    assert (exc.value.field, exc.value.message) == ("limit", "500 is outside 1..200")
+    _answering(
+        monkeypatch,
+        200,
+        _coded("log unavailable: disk full", code="SERVICE_UNAVAILABLE", service="log"),
+    )
+    with pytest.raises(client.ApiServiceError) as failed:
+        client.search_log(5)
+    assert failed.value.service == "log"
+
+
+def test_a_refused_mutation_is_an_error_not_an_empty_answer(monkeypatch) -> None:
+    """A permission error leaves ``{"feedback": null}`` beside its error."""
+    message = "This operation needs the API key (Authorization: Bearer <key> or X-API-Key)."
+    _answering(monkeypatch, 200, {"data": {"feedback": None}, "errors": [{"message": message}]})
+    with pytest.raises(client.ApiResponseError) as exc:
+        client.feedback("log-1", 1, True)
+    assert exc.value.code == "UNAUTHENTICATED"

@@ -114,3 +114,11 @@ def test_a_long_question_is_told_why_in_spanish(field: str, message: str, spanis
 
     said = error_es(field, message)
     assert said.startswith(spanish) and not ENGLISH.search(said)
+
+
+def test_only_a_schema_mismatch_blames_the_versions() -> None:
+    from dashboard.spanish import REFUSALS, refusal_es
+
+    blamed = [code for code in [*REFUSALS, None] if "versi" in refusal_es(code)]
+    assert blamed == ["SCHEMA_MISMATCH"]
+    assert refusal_es("RATE_LIMITED", 7).endswith("(pide esperar 7 s).")
