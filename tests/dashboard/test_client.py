@@ -9,6 +9,7 @@ import httpx
 import pytest
 from graphql import build_schema, parse, validate
 from graphql.language import Lexer, Source, TokenKind
+from streamlit.testing.v1 import AppTest
 
 from api.graphql.schema import MAX_TOKENS
 from dashboard import client, queries
@@ -104,13 +105,38 @@ def test_input_error_and_service_error(api: FakeApi) -> None:
         client.search({"query": "y"})
 
 
-def test_results_are_cached_but_chat_is_not(api: FakeApi) -> None:
-    client.search({"query": "pensión"})
-    client.search({"query": "pensión"})
-    assert len(api.called("search")) == 1
-    client.chat({"question": "q"})
-    client.chat({"question": "q"})
-    assert len(api.called("chat")) == 2
+def test_searches_are_never_remembered(api: FakeApi) -> None:
+    """Two analysts asking the same within 60 s had shared one logged search (and logId)."""
+    for call in ("search", "chat", "earliest"):
+        CALLS[call]()
+        CALLS[call]()
+        assert len(api.called(call)) == 2, call
+
+
+def _session() -> None:  # an AppTest script: one browser session
+    import streamlit as st
+
+    from dashboard import client
+
+    client.corpus_stats()
+    client.corpus_stats()
+    client.feedback_summary(168)
+    if st.session_state.get("act"):
+        client.feedback("log-1", 246545, True)
+        client.feedback_summary(168)
+        client.corpus_stats()
+
+
+def test_reads_are_remembered_per_session_and_activity_forgotten(api: FakeApi) -> None:
+    one = AppTest.from_function(_session)
+    one.run()
+    assert len(api.called("corpusStats")) == 1 and len(api.called("feedbackSummary")) == 1
+    one.session_state["act"] = True
+    one.run()
+    assert len(api.called("corpusStats")) == 1  # remembered across reruns
+    assert len(api.called("feedbackSummary")) == 2  # a verdict changes it: asked again
+    AppTest.from_function(_session).run()  # another session (a reload, a new tab)
+    assert len(api.called("corpusStats")) == 2
 
 
 def test_url_and_key_come_from_the_environment(monkeypatch) -> None:

@@ -115,3 +115,23 @@ def test_the_feedback_chart_has_one_band_a_day_and_whole_counts() -> None:
         "25/11/2026",
     ]
     assert encoding["y"]["axis"]["tickMinStep"] == 1
+
+
+def test_a_verdict_given_shows_in_the_counts(api: FakeApi, page) -> None:
+    """«Opiniones de los usuarios» had kept «No útiles 2» after a verdict for a minute."""
+    verdicts = dict(canned.FEEDBACK_SUMMARY)
+    given = api.root["feedback"]
+
+    def feedback(info, **kwargs):
+        verdicts["useful" if kwargs["useful"] else "notUseful"] += 1
+        return given(info, **kwargs)
+
+    api.root["feedback"] = feedback
+    api.root["feedbackSummary"] = lambda info, windowHours=168: verdicts
+    at = page("monitoreo")
+    at.run()
+    assert "No útiles: 2" in texts(at)
+    at.button(key="fb_log-1:246545_False").click()
+    at.run()
+    assert not at.exception and not at.error and not api.errors
+    assert "No útiles: 3" in texts(at)
