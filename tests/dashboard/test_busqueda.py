@@ -210,3 +210,27 @@ def test_a_busy_api_is_told_as_busy(api: FakeApi, page, monkeypatch) -> None:
     (warning,) = at.warning
     assert warning.value == "La API está ocupada; reintente en unos segundos (pide esperar 2 s)."
     assert "versión" not in texts(at)
+
+
+def test_one_tesis_position_and_the_score_each_side_is_ordered_by(api: FakeApi, page) -> None:
+    """«Todos los factores» had numbered the tesis by their chunks' rank (1, 3, 5) where the
+    breakdown said 1, 2, 3; «Sin recencia» had shown the with-recency final score."""
+    payload = canned.search_payload()
+    chunk_ranks = (1, 3, 5, 2)  # the fourth hit is a second chunk of the first tesis
+    without = [
+        {**h, "relevance": r}
+        for h, r in zip(payload["withoutRecency"], (0.95, 0.9, 0.8), strict=True)
+    ]
+    api.root["search"] = lambda *a, **k: {
+        **payload,
+        "hits": [{**h, "rank": r} for h, r in zip(payload["hits"], chunk_ranks, strict=True)],
+        "withoutRecency": without,
+    }
+    at = _search(page("busqueda"))
+    assert not at.exception and not at.error and not api.errors
+    assert list(frame(at, "Frag.", "Impulso")["Pos."]) == [1, 2, 3]
+    assert list(frame(at, "Cambio", "Rubro")["Pos."]) == [1, 2, 3]
+    side_a = frame(at, *SIDE_COLUMNS, exact=True)
+    side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
+    assert list(side_a["Puntuación"]) == [0.95, 0.9, 0.8]  # relevance, what orders it
+    assert list(side_b["Puntuación"]) == [h["finalScore"] for h in payload["hits"][:3]]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dashboard.components import monitoring
 from tests.dashboard import canned
 from tests.dashboard.conftest import assert_api_down, charts, frame, texts
@@ -135,3 +137,18 @@ def test_a_verdict_given_shows_in_the_counts(api: FakeApi, page) -> None:
     at.run()
     assert not at.exception and not at.error and not api.errors
     assert "No útiles: 3" in texts(at)
+
+
+def test_a_logged_answer_numbers_its_tesis_as_the_answer_did(api: FakeApi, page) -> None:
+    """A chat whose answer showed [1], [2], [3] had listed «1.», «3.», «5.» (chunk ranks)."""
+    entry = canned.SEARCH_LOG[0]
+    hits = [
+        {**canned._logged(i, 1), "rank": rank, "rankWithoutRecency": without}
+        for i, rank, without in ((0, 1, 4), (1, 3, 1), (2, 5, 6))
+    ]
+    api.root["searchLog"] = lambda info, **kw: [{**entry, "hits": hits, "feedback": []}]
+    at = page("monitoreo")
+    at.run()
+    table = frame(at, "Pos.", "Sin rec.", "Registro", "Vigencia")
+    assert list(table["Pos."]) == [1, 2, 3] and list(table["Sin rec."]) == [2, 1, 3]
+    assert re.findall(r"^\*\*(\d+)\.\*\* Registro", texts(at), re.M) == ["1", "2", "3"]
