@@ -24,7 +24,7 @@ from dashboard.formatting import (
     tipo_label,
     year,
 )
-from dashboard.rendering import CITATION
+from dashboard.rendering import CITATION, cited_numbers
 
 
 def fuente(epoca: str | None) -> str:
@@ -63,11 +63,7 @@ def answer_markdown(question: str, result: Mapping[str, Any]) -> str:
     refs = list(result.get("references") or [])
     known = {int(r["number"]) for r in refs}
     answer = CITATION.sub(
-        lambda m: (
-            m.group(0)
-            if all(int(x) in known for x in m.group(1).replace(";", ",").split(","))
-            else ""
-        ),
+        lambda m: m.group(0) if set(cited_numbers(m.group(1))) <= known else "",
         str(result.get("answer") or ""),
     )
     lines = [f"# {question.strip()}", "", answer.strip() or "_Sin respuesta redactada._", ""]

@@ -238,3 +238,17 @@ def test_without_a_model_the_context_is_what_would_be_sent(api, page) -> None:
     at = _ask(page("consulta"))
     labels = [e.proto.label for e in at.get("expander")]
     assert "Contexto e instrucciones que se enviarían a un modelo" in labels
+
+
+def test_a_range_of_citations_links_each_number() -> None:
+    """«[1-2]» had stayed as text, not two links."""
+    from dashboard.export import answer_markdown
+    from dashboard.rendering import answer_html
+
+    refs = {n: {"rubro": f"R{n}", "status": {"vigente": True}} for n in (1, 2, 3)}
+    html, phantoms = answer_html("Procede [1-2] y [2, 3–4].", refs)
+    for n in (1, 2, 3):
+        assert f'href="#ref-{n}"' in html
+    assert phantoms == [4] and "[1-2]" not in html
+    result = {"answer": "Procede [1-2].", "references": []}
+    assert "[1-2]" not in answer_markdown("¿?", result)  # unknown numbers: dropped, not a crash
