@@ -6,7 +6,7 @@ Pure: no Streamlit. ``error_es`` rewrites the API's known error messages; ``code
 >>> error_es("topK", "60 is outside 1..50")
 'Resultados: 60 está fuera del intervalo 1 a 50.'
 >>> error_es("query", "5000 characters, at most 2000")
-'Pregunta: tiene 5000 caracteres; el máximo es 2000.'
+'Consulta: tiene 5000 caracteres; el máximo es 2000.'
 >>> code_label("PRE_REFORM")
 'Anterior a la reforma'
 """
@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable
 
 FIELDS = {
-    "query": "Pregunta",
-    "question": "Pregunta",
+    "query": "Consulta",  # search, earliest, latest: the field is «Consulta» on their pages
+    "question": "Pregunta",  # chat (a chat's query errors are named question)
     "topK": "Resultados",
     "maxReferences": "Referencias como máximo",
     "recencyWeight": "Peso de la recencia",

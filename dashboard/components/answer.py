@@ -83,6 +83,14 @@ def show(result: ChatPayload, state_key: str, question: str = "") -> None:
             )
 
 
+# What the answer is when the model was not used, as the end of a sentence.
+WITHOUT_MODEL = {
+    "EXTRACTIVE": "la respuesta es extractiva (fragmentos citados de las tesis)",
+    "FULL_TEXT": "la respuesta transcribe el texto de la tesis",
+    "ABSTAINED": "la API se abstuvo de responder",
+}
+
+
 def _mode(result: ChatPayload) -> None:
     mode = result.get("mode")
     model = f" · modelo `{escape_md(str(result['model']))}`" if result.get("model") else ""
@@ -90,6 +98,6 @@ def _mode(result: ChatPayload) -> None:
     if result.get("llmError"):
         st.warning(
             f"El modelo de lenguaje no se usó o falló ({escape_md(str(result['llmError']))}); "
-            f"la respuesta es {mode_label(mode).split(' (')[0].lower()}.",
+            f"{WITHOUT_MODEL.get(str(mode), f'modo de la respuesta: {mode_label(mode)}')}.",
             icon=":material/smart_toy:",
         )

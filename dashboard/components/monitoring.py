@@ -25,6 +25,7 @@ from dashboard.formatting import (
 from dashboard.spanish import code_help, code_label, word
 from dashboard.stats_payloads import Alert, LogEntry, MateriaBreakdown
 
+MAX_COMMENT_CHARS = 2000  # the API's limit on a feedback comment
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
 LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Peso de la recencia"]
 LOG_CONFIG = {
@@ -251,7 +252,9 @@ def drill_down(entry: LogEntry, can_feedback: bool) -> None:
         return
     given = {int(f["registro"]): bool(f["useful"]) for f in entry.get("feedback") or []}
     st.markdown("**Opinión sobre cada resultado**")
-    comment = st.text_input("Comentario (opcional)", key=f"log_comment_{entry['id']}")
+    comment = st.text_input(
+        "Comentario (opcional)", key=f"log_comment_{entry['id']}", max_chars=MAX_COMMENT_CHARS
+    )
     for i, hit in enumerate(first_per_registro(hits)):
         registro = int(hit["registro"])
         with st.container(border=True, key=f"log_hit_{entry['id']}_{i}"):

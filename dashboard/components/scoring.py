@@ -243,28 +243,35 @@ def rank_of(side: Sequence[Mapping[str, Any]]) -> dict[int, int]:
 
 def show_comparison(compare: Mapping[str, Any], result: Mapping[str, Any]) -> None:
     """Side by side: A (recency weight 0) and B (the chosen weight), rank changes coloured."""
+    if not compare["a"] and not compare["b"]:
+        st.caption("Ninguna tesis que comparar.")
+        return
     titles = {int(h["registro"]): h for h in result.get("withoutRecency") or []}
     titles.update({int(h["registro"]): h for h in result.get("hits") or []})
     rank_a, rank_b = rank_of(compare["a"]), rank_of(compare["b"])
     left, right = st.columns(2)
-    left.markdown("**Sin recencia** (sólo relevancia): cómo la trata la recencia")
-    left.dataframe(
-        side_styler(side_frame(compare["a"], rank_a, rank_b, titles)),
-        hide_index=True,
-        key="busqueda_side_a",
-        column_config={**SIDE_CONFIG, "Puntuación": SIDE_SCORES["a"]},
-    )
-    right.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
-    right.dataframe(
-        side_styler(side_frame(compare["b"], rank_a, None, titles)),
-        hide_index=True,
-        key="busqueda_side_b",
-        column_config={**SIDE_CONFIG, "Puntuación": SIDE_SCORES["b"]},
-    )
+    with left:
+        st.markdown("**Sin recencia** (sólo relevancia): cómo la trata la recencia")
+        _side(side_frame(compare["a"], rank_a, rank_b, titles), "a")
+    with right:
+        st.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
+        _side(side_frame(compare["b"], rank_a, None, titles), "b")
     cols = st.columns(2)
     cols[0].metric("Entran con recencia", len(compare.get("entered") or []))
     cols[1].metric(
         "Salen con recencia",
         len(compare.get("dropped") or []),
         help="Incluye las que las reglas de vigencia descartan",
+    )
+
+
+def _side(df: pd.DataFrame, side: str) -> None:
+    if df.empty:  # an empty table reads «empty», in English
+        st.caption("Ninguna tesis.")
+        return
+    st.dataframe(
+        side_styler(df),
+        hide_index=True,
+        key=f"busqueda_side_{side}",
+        column_config={**SIDE_CONFIG, "Puntuación": SIDE_SCORES[side]},
     )

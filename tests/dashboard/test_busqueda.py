@@ -234,3 +234,41 @@ def test_one_tesis_position_and_the_score_each_side_is_ordered_by(api: FakeApi, 
     side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
     assert list(side_a["Puntuación"]) == [0.95, 0.9, 0.8]  # relevance, what orders it
     assert list(side_b["Puntuación"]) == [h["finalScore"] for h in payload["hits"][:3]]
+
+
+def test_an_abstention_without_hits_shows_no_empty_tables(api: FakeApi, page) -> None:
+    """Each table had read «empty», in English, when a search (an emoji) abstained."""
+    api.root["search"] = lambda *a, **k: {
+        **canned.search_payload(),
+        "hits": [],
+        "withoutRecency": [],
+        "discarded": [],
+        "abstained": True,
+        "abstainReason": "La consulta no tiene palabras que buscar.",
+    }
+    at = _search(page("busqueda"), "🙂")
+    assert not at.exception and not at.error and not api.errors
+    assert not at.dataframe
+    shown = texts(at)
+    assert "Ninguna tesis que desglosar." in shown and "Ninguna tesis que comparar." in shown
+
+
+def test_selectboxes_say_choose_in_spanish(api: FakeApi, page) -> None:
+    """A selectbox emptied while typing had read «Choose an option»."""
+    for name in ("busqueda", "monitoreo"):
+        at = page(name)
+        at.run()
+        assert at.selectbox and {s.proto.placeholder for s in at.selectbox} == {
+            "Elija una opción"
+        }, name
+
+
+def test_streamlit_hints_are_restyled_in_spanish(api: FakeApi, page) -> None:
+    """«Press Enter to submit form» and «No results» are Streamlit's; CSS says them in
+    Spanish (the browser test checks it applies)."""
+    from dashboard.components import style
+
+    at = page("busqueda")
+    at.run()
+    assert any(style.CSS in h.proto.body for h in at.get("html"))
+    assert '"Intro para enviar"' in style.CSS and '"Sin resultados"' in style.CSS

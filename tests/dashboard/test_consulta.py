@@ -107,6 +107,10 @@ def test_mode_and_citation_check_are_shown(api, page) -> None:
     shown = texts(at)
     assert "Extractivo (fragmentos citados, sin modelo de lenguaje)" in shown
     assert "sin clave de LLM" in at.warning[0].value
+    # it had read «la respuesta es extractivo»
+    assert at.warning[0].value.endswith(
+        "; la respuesta es extractiva (fragmentos citados de las tesis)."
+    )
     assert "Cobertura de citas: 67 %" in shown
     assert "Citas fantasma eliminadas: 1" in shown
     assert "Referencias sin citar: 1" in shown
