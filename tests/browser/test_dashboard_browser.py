@@ -144,6 +144,10 @@ def test_consulta_in_a_real_browser(stack: Stack, browser: Any, tmp_path: Path) 
     markdown = Path(download.value.path()).read_text(encoding="utf-8")
     assert markdown.startswith(f"# {QUESTION}") and "## Referencias" in markdown
     assert f"Registro digital: {SUPERSEDED}" in markdown
+    assert f"[1] {copied.strip()}" in markdown  # the panel's citation, its Instancia included
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Exportar referencias (CSV)").click()
+    assert Path(download.value.path()).read_bytes().startswith(b"\xef\xbb\xbfN,Registro")
 
     # Without superseded criteria the same question no longer cites P. LXVI/2011.
     _ask(page, include_superseded=False)

@@ -256,3 +256,27 @@ def test_a_range_of_citations_links_each_number() -> None:
     assert phantoms == [4] and "[1-2]" not in html
     result = {"answer": "Procede [1-2].", "references": []}
     assert "[1-2]" not in answer_markdown("¿?", result)  # unknown numbers: dropped, not a crash
+
+
+def test_the_markdown_export_cites_as_the_panel(api, page) -> None:
+    """The export had left out the Instancia that the panel's «Cita (estilo SJF)» gives."""
+    from dashboard import export
+    from dashboard.components.answer import _records
+
+    at = _ask(page("consulta"))
+    at.button(key="consulta_ref_3").click()
+    at.run()
+    (citation,) = [c.value for c in at.code if "Registro digital: 246545" in c.value]
+    result = at.session_state["consulta_result"]  # as the API sends it: no instancia
+    assert all("instancia" not in r for r in result["references"])
+    refs = {int(r["number"]): r for r in result["references"]}
+    markdown = export.answer_markdown("¿Procede?", result, _records(refs))
+    assert f"[3] {citation} Vigencia:" in markdown and "Instancia: Primera Sala" in citation
+
+
+def test_the_csv_export_opens_in_excel() -> None:
+    """UTF-8 without a byte-order mark: Excel read «Época» as «Ã‰poca»."""
+    from dashboard.export import references_csv
+
+    data = references_csv([canned.reference(0)])
+    assert data.startswith(b"\xef\xbb\xbf") and "Época,Año" in data.decode("utf-8-sig")
