@@ -93,6 +93,8 @@ if items:
         about += f" (con una consulta, {timeline.MAX_ON_TOPIC} como máximo)"
     st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else "") + about)
     st.altair_chart(charts.timeline(rows), key="tiempo_chart")
+    if timeline.year_only(rows):
+        st.caption("Las tesis fechadas sólo por año se reparten a lo largo de ese año.")
     st.dataframe(
         timeline.table(rows),
         hide_index=True,

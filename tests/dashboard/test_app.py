@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from dashboard import errors, export, formatting, rendering, spanish
+from dashboard.components import timeline
 from tests.dashboard.conftest import API_URL, assert_api_down
 from tests.dashboard.fake_api import FakeApi
 
@@ -44,7 +45,7 @@ def test_router_with_the_api_down(api_down) -> None:
 
 
 def test_doctests() -> None:
-    for module in (formatting, spanish, rendering, export, errors):
+    for module in (formatting, spanish, rendering, export, errors, timeline):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from dashboard.components import timeline
 from tests.dashboard import canned
 from tests.dashboard.conftest import assert_api_down, charts, frame, texts
 from tests.dashboard.fake_api import FakeApi
@@ -147,6 +148,34 @@ def test_a_query_asks_for_no_more_than_the_api_gives(api: FakeApi, page) -> None
 def test_the_limits_are_the_apis() -> None:
     from api.services.search import MAX_TOP_K
     from api.services.timeline import MAX_LIMIT
-    from dashboard.components import timeline
 
     assert (timeline.MAX_ON_TOPIC, timeline.MAX_LISTED) == (MAX_TOP_K, MAX_LIMIT)
+
+
+def test_tesis_dated_by_year_only_are_apart_and_each_year_labelled_once(api: FakeApi, page) -> None:
+    """50 tesis had drawn as 7 dots (each on 1 July of its year), over an axis reading
+    «1969 1970 1970 1971 1971…»."""
+    first = canned.TIMELINE["items"][0]
+    items = [{**first, "registro": r, "fecha": None, "anio": 1970} for r in (11, 12, 13)]
+    items.append({**first, "registro": 14, "fecha": "1974-03-02", "anio": 1974})
+    api.root["timeline"] = lambda info, input: {"total": 4, "items": items}
+    at = _show(page("linea_de_tiempo"))
+    assert not at.exception and not at.error and not api.errors
+    (chart,) = charts(at)
+    assert chart["encoding"]["x"]["field"] == "punto"
+    points = sorted(r["punto"] for r in timeline.chart_rows(items))
+    assert points[:3] == ["1970-03-02", "1970-07-02", "1970-11-01"] and points[3] == "1974-03-02"
+    assert chart["encoding"]["x"]["axis"]["tickCount"] == {"interval": "year", "step": 1}
+    assert "Las tesis fechadas sólo por año se reparten a lo largo de ese año." in texts(at)
+    assert list(frame(at, "Fecha", "Registro")["Fecha"])[:3] == ["1970"] * 3  # the table: as is
+
+
+def test_the_axis_keeps_about_a_dozen_ticks() -> None:
+    from dashboard.components.charts import year_step
+
+    assert [year_step(y) for y in ([1970], [1969, 1975], [1969, 2026], [1917, 2026])] == [
+        1,
+        1,
+        5,
+        10,
+    ]
