@@ -3,8 +3,9 @@
 Every call sends one of the static documents of :mod:`dashboard.queries` and returns the JSON
 the API sent, typed by :mod:`dashboard.payloads` and :mod:`dashboard.stats_payloads` (camelCase
 keys, as in ``schema.graphql``), or raises an :class:`ApiError` subclass the pages render in
-Spanish (:mod:`dashboard.components.api_status`). Read results are cached with
-``st.cache_data``. Nothing is introspected: the documents are checked against the schema by the
+Spanish (:mod:`dashboard.components.api_status`). The cheap reads are remembered for the
+browser session, briefly (:mod:`dashboard.session_cache`); searches, chats and the earliest or
+latest on a topic never are: each is a logged event with its own ``logId``. Nothing is introspected: the documents are checked against the schema by the
 tests, so the dashboard works the same with introspection off.
 """
 
@@ -16,9 +17,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 import httpx
-import streamlit as st
 
-from dashboard import queries
+from dashboard import queries, session_cache
+from dashboard.errors import ApiError as ApiError
+from dashboard.errors import ApiInputError as ApiInputError
+from dashboard.errors import ApiResponseError as ApiResponseError
+from dashboard.errors import ApiServiceError as ApiServiceError
+from dashboard.errors import ApiUnreachable as ApiUnreachable
+from dashboard.errors import refusal
 from dashboard.payloads import (
     ChatEvent,
     ChatPayload,
@@ -36,44 +42,16 @@ from dashboard.stats_payloads import (
 )
 
 DEFAULT_API_URL = "http://127.0.0.1:8000/graphql"
-CACHE_TTL_S = 60
+# Reads remembered for the session; ACTIVITY, those that every logged call or verdict changes.
+REMEMBERED = frozenset(
+    {"corpusStats", "tesis", "timeline", "monitoring", "searchLog", "feedbackSummary"}
+)
+ACTIVITY = ("monitoring", "searchLog", "feedbackSummary")
+_FAILURES = {"InputError", "ServiceError"}  # answered, but not to be remembered
 TIMEOUT = httpx.Timeout(30.0, connect=3.0)
 CHAT_TIMEOUT = httpx.Timeout(180.0, connect=3.0)
 
 JSON = dict[str, Any]
-
-
-class ApiError(Exception):
-    """Base of every failure the pages show; ``url`` is the endpoint tried."""
-
-    def __init__(self, url: str, message: str) -> None:
-        super().__init__(message)
-        self.url = url
-        self.message = message
-
-
-class ApiUnreachable(ApiError):
-    """No usable HTTP answer: refused, timed out, or an HTTP error status."""
-
-
-class ApiInputError(ApiError):
-    """The API rejected an argument (``InputError``)."""
-
-    def __init__(self, url: str, field: str, message: str) -> None:
-        super().__init__(url, message)
-        self.field = field
-
-
-class ApiServiceError(ApiError):
-    """A backend of the API (store, embedder, LLM) failed (``ServiceError``)."""
-
-    def __init__(self, url: str, service: str, message: str) -> None:
-        super().__init__(url, message)
-        self.service = service
-
-
-class ApiResponseError(ApiError):
-    """The API answered with GraphQL errors."""
 
 
 def api_url(environ: Mapping[str, str] | None = None) -> str:
@@ -107,29 +85,27 @@ def _post(url: str, document: str, variables: Mapping[str, Any], timeout: httpx.
         body = None
     if not isinstance(body, dict) or ("data" not in body and "errors" not in body):
         raise ApiUnreachable(url, f"HTTP {response.status_code}: la respuesta no es GraphQL")
-    errors = body.get("errors") or []
-    if errors and not body.get("data"):
-        messages = "; ".join(str(e.get("message", e)) for e in errors)
-        raise ApiResponseError(url, messages)
-    return dict(body.get("data") or {})
+    errors, data = body.get("errors") or [], body.get("data") or {}
+    if errors and all(v is None for v in data.values()):  # nothing answered: why not
+        raise refusal(url, errors, response.status_code, response.headers.get("retry-after"))
+    return dict(data)
 
 
-@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
-def _cached_post(url: str, document: str, variables_json: str) -> JSON:
-    return _post(url, document, json.loads(variables_json), TIMEOUT)
-
-
-def _call(
-    root: str, variables: Mapping[str, Any], cached: bool = True, timeout: httpx.Timeout = TIMEOUT
-) -> Any:
+def _call(root: str, variables: Mapping[str, Any], timeout: httpx.Timeout = TIMEOUT) -> Any:
     """Send ``queries.ALL[root]``; the value of ``root`` in the answer."""
     url = api_url()
     document, sent = queries.ALL[root], _prune(variables)
-    if cached:
-        data = _cached_post(url, document, json.dumps(sent, sort_keys=True))
-    else:
-        data = _post(url, document, sent, timeout)
-    return data.get(root)
+    if root not in REMEMBERED:
+        value = _post(url, document, sent, timeout).get(root)
+        session_cache.forget(*ACTIVITY)  # a search, chat or verdict changes what they report
+        return value
+    key = json.dumps([url, root, sent], sort_keys=True)
+    value = session_cache.recall(key)
+    if value is None:
+        value = _post(url, document, sent, timeout).get(root)
+        if not (isinstance(value, dict) and value.get("__typename") in _FAILURES):
+            session_cache.keep(key, root, value)
+    return value
 
 
 def _prune(value: Any) -> Any:
@@ -154,7 +130,8 @@ def _payload(url: str, value: Any) -> JSON:
 
 
 def search(search_input: Mapping[str, Any]) -> SearchPayload:
-    """``search(input)``: SearchPayload (hits, withoutRecency, intent, discarded, ...)."""
+    """``search(input)``: SearchPayload (hits, withoutRecency, intent, discarded, ...); never
+    remembered: each search is logged, with its own ``logId``."""
     return cast(SearchPayload, _payload(api_url(), _call("search", {"input": search_input})))
 
 
@@ -165,8 +142,8 @@ def tesis(registro: int) -> TesisRecord | None:
 
 
 def chat(chat_input: Mapping[str, Any]) -> ChatPayload:
-    """``chat(input)``: the answer with its numbered references (never cached)."""
-    value = _call("chat", {"input": chat_input}, cached=False, timeout=CHAT_TIMEOUT)
+    """``chat(input)``: the answer with its numbered references (never remembered)."""
+    value = _call("chat", {"input": chat_input}, timeout=CHAT_TIMEOUT)
     return cast(ChatPayload, _payload(api_url(), value))
 
 
@@ -175,6 +152,7 @@ def chat_stream(chat_input: Mapping[str, Any]) -> Iterator[ChatEvent]:
     url = api_url()
     for data in _subscribe(url, queries.CHAT_STREAM, {"input": _prune(chat_input)}):
         yield cast(ChatEvent, _payload(url, data.get("chatStream")))
+    session_cache.forget(*ACTIVITY)
 
 
 def _ws_url(url: str) -> str:
@@ -214,14 +192,11 @@ def _subscribe(url: str, document: str, variables: Mapping[str, Any]) -> Iterato
                 elif kind == "next":
                     payload = message.get("payload") or {}
                     if payload.get("errors") and not payload.get("data"):
-                        raise ApiResponseError(
-                            url, "; ".join(str(e.get("message", e)) for e in payload["errors"])
-                        )
+                        raise refusal(url, payload["errors"])
                     yield dict(payload.get("data") or {})
                 elif kind == "error":
-                    raise ApiResponseError(
-                        url, json.dumps(message.get("payload"), ensure_ascii=False)
-                    )
+                    errors = message.get("payload")
+                    raise refusal(url, errors if isinstance(errors, list) else [errors])
                 elif kind == "complete":
                     return
     except (OSError, TimeoutError, WebSocketException) as exc:
@@ -237,7 +212,8 @@ def timeline(timeline_input: Mapping[str, Any]) -> TimelinePayload:
 def extreme(
     which: str, query: str | None, filters: Mapping[str, Any] | None, limit: int
 ) -> DatedPayload:
-    """``earliest`` / ``latest``: the oldest or newest tesis, as ``hits`` or ``items``."""
+    """``earliest`` / ``latest``: the oldest or newest tesis, as ``hits`` or ``items`` (never
+    remembered: on a topic it is a logged search)."""
     variables = {"query": query or None, "filters": filters or None, "limit": limit}
     return cast(DatedPayload, _payload(api_url(), _call(which, variables)))
 
@@ -256,9 +232,9 @@ def search_log(limit: int, offset: int = 0) -> list[LogEntry]:
 def feedback(
     log_id: str, registro: int, useful: bool, comment: str | None = None
 ) -> FeedbackResult:
-    """``mutation feedback(logId, registro, useful, comment)`` (never cached)."""
+    """``mutation feedback(logId, registro, useful, comment)`` (never remembered)."""
     variables = {"logId": log_id, "registro": registro, "useful": useful, "comment": comment}
-    return cast(FeedbackResult, _payload(api_url(), _call("feedback", variables, cached=False)))
+    return cast(FeedbackResult, _payload(api_url(), _call("feedback", variables)))
 
 
 def feedback_summary(window_hours: int) -> FeedbackSummary:
@@ -273,5 +249,5 @@ def corpus_stats() -> CorpusStats:
 
 
 def clear_cache() -> None:
-    """Forget cached answers (the pages' «Actualizar» button)."""
-    _cached_post.clear()
+    """Forget the session's remembered answers (a page load, the «Actualizar» button)."""
+    session_cache.forget()

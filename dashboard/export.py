@@ -24,7 +24,7 @@ from dashboard.formatting import (
     tipo_label,
     year,
 )
-from dashboard.rendering import CITATION
+from dashboard.rendering import CITATION, cited_numbers
 
 
 def fuente(epoca: str | None) -> str:
@@ -58,16 +58,25 @@ def citation(ref: Mapping[str, Any]) -> str:
     return f"{rubro} {'; '.join(parts)}."
 
 
-def answer_markdown(question: str, result: Mapping[str, Any]) -> str:
-    """The question, the answer (its [N] kept) and each reference with citation and link."""
+def cited_record(ref: Mapping[str, Any], record: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a reference is cited from: the reference, with the tesis' stored ``record`` (when
+    read) for what the reference lacks, its instancia first."""
+    full = record or {}
+    return {**full, **ref, "instancia": full.get("instancia") or ref.get("instancia")}
+
+
+def answer_markdown(
+    question: str,
+    result: Mapping[str, Any],
+    records: Mapping[int, Mapping[str, Any]] | None = None,
+) -> str:
+    """The question, the answer (its [N] kept) and each reference with citation and link;
+    ``records``, the tesis read by registro, complete each citation as the panel's."""
     refs = list(result.get("references") or [])
+    records = records or {}
     known = {int(r["number"]) for r in refs}
     answer = CITATION.sub(
-        lambda m: (
-            m.group(0)
-            if all(int(x) in known for x in m.group(1).replace(";", ",").split(","))
-            else ""
-        ),
+        lambda m: m.group(0) if set(cited_numbers(m.group(1))) <= known else "",
         str(result.get("answer") or ""),
     )
     lines = [f"# {question.strip()}", "", answer.strip() or "_Sin respuesta redactada._", ""]
@@ -76,7 +85,8 @@ def answer_markdown(question: str, result: Mapping[str, Any]) -> str:
         registro = int(ref["registro"])
         url = ref.get("url") or tesis_url(registro)
         lines.append(
-            f"[{ref['number']}] {citation(ref)} Vigencia: {status_text(ref.get('status'))}. <{url}>"
+            f"[{ref['number']}] {citation(cited_record(ref, records.get(registro)))} "
+            f"Vigencia: {status_text(ref.get('status'))}. <{url}>"
         )
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
@@ -99,7 +109,8 @@ CSV_COLUMNS = [
 ]
 
 
-def references_csv(refs: Sequence[Mapping[str, Any]]) -> str:
+def references_csv(refs: Sequence[Mapping[str, Any]]) -> bytes:
+    """UTF-8 with a byte-order mark: without one Excel reads «Época» as «Ã‰poca»."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
@@ -122,4 +133,4 @@ def references_csv(refs: Sequence[Mapping[str, Any]]) -> str:
                 r.get("url") or tesis_url(registro),
             ]
         )
-    return out.getvalue()
+    return out.getvalue().encode("utf-8-sig")

@@ -22,7 +22,9 @@ from typing import Any
 
 from dashboard import formatting as fmt
 
-CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
+_CITED = r"\d+(?:\s*[-–]\s*\d+)?"  # a number or a range: [2], [1-3]
+CITATION = re.compile(rf"\[({_CITED}(?:\s*[,;]\s*{_CITED})*)\]")
+MAX_RANGE = 50  # a wider «range» is not a citation of every number in it
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
@@ -49,6 +51,21 @@ def _cite(n: int, ref: Mapping[str, Any]) -> str:
     return link
 
 
+def cited_numbers(inside: str) -> list[int]:
+    """The numbers a citation's brackets hold, ranges spelt out.
+
+    >>> cited_numbers("1-3; 5")
+    [1, 2, 3, 5]
+    """
+    numbers: list[int] = []
+    for part in re.split(r"\s*[,;]\s*", inside.strip()):
+        bounds = [int(x) for x in re.split(r"\s*[-–]\s*", part)]
+        low, high = bounds[0], bounds[-1]
+        span = range(low, high + 1) if low <= high <= low + MAX_RANGE else (low, high)
+        numbers += [n for n in span if n not in numbers]
+    return numbers
+
+
 def _inline(line: str, refs: Mapping[int, Mapping[str, Any]], phantoms: list[int]) -> str:
     """One line: escaped, **bold** kept, known [N] as links, phantom [N] dropped."""
     out: list[str] = []
@@ -56,8 +73,7 @@ def _inline(line: str, refs: Mapping[int, Mapping[str, Any]], phantoms: list[int
     for match in CITATION.finditer(line):
         out.append(_BOLD.sub(r"<strong>\1</strong>", escape(line[last : match.start()])))
         cites = []
-        for part in re.split(r"\s*[,;]\s*", match.group(1)):
-            n = int(part)
+        for n in cited_numbers(match.group(1)):
             if n in refs:
                 cites.append(_cite(n, refs[n]))
             elif n not in phantoms:

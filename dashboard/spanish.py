@@ -6,7 +6,7 @@ Pure: no Streamlit. ``error_es`` rewrites the API's known error messages; ``code
 >>> error_es("topK", "60 is outside 1..50")
 'Resultados: 60 está fuera del intervalo 1 a 50.'
 >>> error_es("query", "5000 characters, at most 2000")
-'Pregunta: tiene 5000 caracteres; el máximo es 2000.'
+'Consulta: tiene 5000 caracteres; el máximo es 2000.'
 >>> code_label("PRE_REFORM")
 'Anterior a la reforma'
 """
@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable
 
 FIELDS = {
-    "query": "Pregunta",
-    "question": "Pregunta",
+    "query": "Consulta",  # search, earliest, latest: the field is «Consulta» on their pages
+    "question": "Pregunta",  # chat (a chat's query errors are named question)
     "topK": "Resultados",
     "maxReferences": "Referencias como máximo",
     "recencyWeight": "Peso de la recencia",
@@ -98,6 +98,44 @@ def error_es(field: str | None, message: str) -> str:
         if match:
             return f"{label}: {render(match)}"
     return f"{label}: valor no aceptado por la API."
+
+
+REFUSALS = {
+    "OVERLOADED": "La API está ocupada; reintente en unos segundos.",
+    "RATE_LIMITED": "Demasiadas peticiones seguidas a la API; espere unos segundos y reintente.",
+    "TIMEOUT": (
+        "La API no terminó a tiempo; reintente, o acote la consulta (menos resultados, "
+        "filtros o un periodo más corto)."
+    ),
+    "QUERY_TOO_COMPLEX": (
+        "La API rechazó la petición por demasiado costosa; pida menos resultados o un periodo "
+        "más corto."
+    ),
+    "TOO_LARGE": "La petición es demasiado grande para la API; acorte el texto.",
+    "UNAUTHENTICATED": (
+        "La API pide una clave: inicie el tablero con `VIGENCIA_API_KEY` (la clave de la API)."
+    ),
+    "BAD_USER_INPUT": "La API no aceptó un dato de la petición.",
+    "BAD_REQUEST": "La API no pudo leer la petición.",
+    "SERVICE_UNAVAILABLE": "Falló un servicio de la API. Intente de nuevo en unos momentos.",
+    "SCHEMA_MISMATCH": (
+        "La API no reconoce la petición del tablero: sus versiones no coinciden. Actualice la "
+        "API o el tablero, el que esté atrasado."
+    ),
+}
+TRANSIENT = {"OVERLOADED", "RATE_LIMITED", "TIMEOUT"}
+
+
+def refusal_es(code: str | None, retry_after: int | None = None) -> str:
+    """Why the API refused a request (its ``extensions.code``), and what to do about it.
+
+    >>> refusal_es("OVERLOADED", 2)
+    'La API está ocupada; reintente en unos segundos (pide esperar 2 s).'
+    """
+    text = REFUSALS.get(code or "", "La API devolvió un error; si persiste, revise su registro.")
+    if retry_after and code in TRANSIENT:
+        text = text.removesuffix(".") + f" (pide esperar {retry_after} s)."
+    return text
 
 
 def service_es(service: str | None) -> str:

@@ -3,12 +3,14 @@ reference in place, the citation check, the references, exports."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 
-from dashboard import export
+from dashboard import client, export
 from dashboard.components import explain, references
 from dashboard.formatting import escape_md, mode_label
-from dashboard.payloads import ChatPayload
+from dashboard.payloads import ChatPayload, Reference, TesisRecord
 from dashboard.rendering import answer_html, references_html
 
 
@@ -50,7 +52,7 @@ def show(result: ChatPayload, state_key: str, question: str = "") -> None:
     left, right = st.columns(2)
     left.download_button(
         "Exportar en Markdown",
-        export.answer_markdown(question, result),
+        lambda: export.answer_markdown(question, result, _records(refs)),  # read on click
         file_name="respuesta.md",
         mime="text/markdown",
         icon=":material/download:",
@@ -83,6 +85,28 @@ def show(result: ChatPayload, state_key: str, question: str = "") -> None:
             )
 
 
+# What the answer is when the model was not used, as the end of a sentence.
+WITHOUT_MODEL = {
+    "EXTRACTIVE": "la respuesta es extractiva (fragmentos citados de las tesis)",
+    "FULL_TEXT": "la respuesta transcribe el texto de la tesis",
+    "ABSTAINED": "la API se abstuvo de responder",
+}
+
+
+def _records(refs: Mapping[int, Reference]) -> dict[int, TesisRecord]:
+    """The stored record of each reference (its instancia is not in the reference); one the
+    API cannot give is left out, and that citation goes without it."""
+    records: dict[int, TesisRecord] = {}
+    for ref in refs.values():
+        try:
+            record = client.tesis(int(ref["registro"]))
+        except client.ApiError:
+            continue
+        if record:
+            records[int(ref["registro"])] = record
+    return records
+
+
 def _mode(result: ChatPayload) -> None:
     mode = result.get("mode")
     model = f" · modelo `{escape_md(str(result['model']))}`" if result.get("model") else ""
@@ -90,6 +114,6 @@ def _mode(result: ChatPayload) -> None:
     if result.get("llmError"):
         st.warning(
             f"El modelo de lenguaje no se usó o falló ({escape_md(str(result['llmError']))}); "
-            f"la respuesta es {mode_label(mode).split(' (')[0].lower()}.",
+            f"{WITHOUT_MODEL.get(str(mode), f'modo de la respuesta: {mode_label(mode)}')}.",
             icon=":material/smart_toy:",
         )

@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard import client
 from dashboard.formatting import escape_md
-from dashboard.spanish import error_es, service_es
+from dashboard.spanish import REFUSALS, TRANSIENT, error_es, refusal_es, service_es
 from dashboard.stats_payloads import CorpusStats
 
 P = ParamSpec("P")
@@ -36,11 +36,12 @@ def show_error(exc: client.ApiError) -> None:
             f"Falló el {service_es(exc.service)} de la API. Intente de nuevo en unos momentos.",
             icon=":material/error:",
         )
+    elif isinstance(exc, client.ApiResponseError) and exc.code in TRANSIENT:
+        st.warning(refusal_es(exc.code, exc.retry_after), icon=":material/hourglass_top:")
     else:
-        st.error(
-            "La API rechazó la petición. Si persiste, revise la versión de la API y del tablero.",
-            icon=":material/error:",
-        )
+        code = exc.code if isinstance(exc, client.ApiResponseError) else None
+        detail = "" if code in REFUSALS else f"\n\nDetalle: {escape_md(exc.message)}"
+        st.error(refusal_es(code) + detail, icon=":material/error:")
 
 
 def require_api() -> CorpusStats | None:

@@ -139,16 +139,29 @@ def share_by_year(rows: Sequence[Mapping[str, Any]], title: str) -> alt.Chart:
     )
 
 
+def year_step(years: Sequence[int]) -> int:
+    """Years between two ticks of a time axis spanning ``years``: about a dozen ticks, never
+    less than a year apart (a tick every half year read «1970 1970» under a yearly format)."""
+    span = max(years) - min(years) if years else 0
+    return next((s for s in (1, 2, 5, 10, 20, 50) if span <= 12 * s), 100)
+
+
 def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
-    """Tesis on a time axis: x = date, y = época, colour = época, shape = vigencia."""
+    """Tesis on a time axis: x = ``punto`` (the date, or a day in the year of a tesis dated by
+    year only), y = época, colour = época, shape = vigencia."""
     df = pd.DataFrame(list(items))
     present = [e for e in EPOCAS if e in set(df["epoca"])] + sorted(set(df["epoca"]) - set(EPOCAS))
+    years = [int(str(p)[:4]) for p in df["punto"] if p]
+    ticks = alt.TimeIntervalStep(interval="year", step=year_step(years))
     chart = (
         alt.Chart(df, height=max(HEIGHT, 40 * len(present)))
         .mark_point(size=110, filled=True, opacity=0.85)
         .encode(
             alt.X(
-                "fecha:T", title="Fecha", axis=alt.Axis(format="%Y"), scale=alt.Scale(padding=16)
+                "punto:T",
+                title="Fecha",
+                axis=alt.Axis(format="%Y", tickCount=ticks),
+                scale=alt.Scale(padding=16),
             ),
             alt.Y("epoca:N", title="Época", sort=present),
             alt.Color("epoca:N", title="Época", scale=epoca_scale(present)),
@@ -165,7 +178,7 @@ def timeline(items: Sequence[Mapping[str, Any]]) -> alt.Chart:
             tooltip=[
                 alt.Tooltip("registro:Q", title="Registro", format="d"),
                 alt.Tooltip("rubro_corto:N", title="Rubro"),
-                alt.Tooltip("anio:Q", title="Año", format="d"),
+                alt.Tooltip("fecha_texto:N", title="Fecha"),
                 alt.Tooltip("epoca:N", title="Época"),
                 alt.Tooltip("estado:N", title="Vigencia"),
             ],

@@ -14,6 +14,7 @@ import streamlit as st
 from dashboard.formatting import TIPOS, epoca_order
 
 ANY = "Cualquiera"
+PICK = "Elija una opción"  # a selectbox emptied while typing (Streamlit: «Choose an option»)
 AUTO = "auto"
 WEIGHTS: tuple[str | float, ...] = (AUTO, *(round(i * 0.05, 2) for i in range(21)))
 RECENCY_HELP = (
@@ -64,6 +65,7 @@ def filters(
             "Tipo",
             [ANY, *found["tipos"]],
             key=f"{prefix}_tipo",
+            placeholder=PICK,
             format_func=lambda v: TIPOS.get(v, v),
         )
         epocas = left.multiselect(

@@ -25,6 +25,7 @@ from dashboard.formatting import (
 from dashboard.spanish import code_help, code_label, word
 from dashboard.stats_payloads import Alert, LogEntry, MateriaBreakdown
 
+MAX_COMMENT_CHARS = 2000  # the API's limit on a feedback comment
 SERIES = {"retrieved": "Recuperadas", "cited": "Citadas", "corpus": "Corpus"}
 LOG_COLUMNS = ["Fecha", "Pregunta", "Materia", "Temporal", "Peso de la recencia"]
 LOG_CONFIG = {
@@ -176,8 +177,10 @@ def log_frame(entries: Sequence[LogEntry]) -> pd.DataFrame:
 
 HIT_COLUMNS = ["Pos.", "Sin rec.", "Registro", "Año", "Vigencia", "Final", "Rubro"]
 HIT_CONFIG = {
-    "Pos.": st.column_config.Column(width=40),
-    "Sin rec.": st.column_config.Column(width=55, help="Posición sin recencia"),
+    "Pos.": st.column_config.Column(width=40, help="Posición de la tesis con recencia"),
+    "Sin rec.": st.column_config.Column(
+        width=55, help="Posición de la tesis sin recencia, entre estas tesis"
+    ),
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
     "Vigencia": st.column_config.Column(width=90),
@@ -187,19 +190,34 @@ HIT_CONFIG = {
 
 
 def hits_frame(hits: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per tesis, numbered as the answer numbered them (1, 2, 3), not by the rank of
+    their chunks (1, 3, 5); 'Sin rec.' is their order by their best rank without recency."""
+    tesis = first_per_registro(hits)
+    without = {registro: i + 1 for i, registro in enumerate(_by_rank_without_recency(hits))}
     data = [
         [
-            h.get("rank"),
-            h.get("rankWithoutRecency"),
+            position,
+            without.get(int(h["registro"])),
             tesis_url(int(h["registro"])),
             year(h.get("anio")),
             estado_label(h.get("estado")),
             pct(h.get("finalScore")),
             h.get("rubro"),
         ]
-        for h in first_per_registro(hits)
+        for position, h in enumerate(tesis, start=1)
     ]
     return pd.DataFrame(data, columns=HIT_COLUMNS)
+
+
+def _by_rank_without_recency(hits: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The registros of ``hits`` ordered by their best chunk's rank without recency (those
+    without one left out)."""
+    best: dict[int, int] = {}
+    for h in hits:
+        rank, registro = h.get("rankWithoutRecency"), int(h["registro"])
+        if isinstance(rank, int):
+            best[registro] = min(best.get(registro, rank), rank)
+    return sorted(best, key=best.__getitem__)
 
 
 def drill_down(entry: LogEntry, can_feedback: bool) -> None:
@@ -234,12 +252,14 @@ def drill_down(entry: LogEntry, can_feedback: bool) -> None:
         return
     given = {int(f["registro"]): bool(f["useful"]) for f in entry.get("feedback") or []}
     st.markdown("**Opinión sobre cada resultado**")
-    comment = st.text_input("Comentario (opcional)", key=f"log_comment_{entry['id']}")
+    comment = st.text_input(
+        "Comentario (opcional)", key=f"log_comment_{entry['id']}", max_chars=MAX_COMMENT_CHARS
+    )
     for i, hit in enumerate(first_per_registro(hits)):
         registro = int(hit["registro"])
         with st.container(border=True, key=f"log_hit_{entry['id']}_{i}"):
             rubro = escape_md(str(hit.get("rubro") or ""))[:160]
-            st.markdown(f"**{hit.get('rank', i + 1)}.** Registro {registro} · {rubro}")
+            st.markdown(f"**{i + 1}.** Registro {registro} · {rubro}")
             feedback.buttons(entry["id"], registro, comment, given.get(registro))
 
 

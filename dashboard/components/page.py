@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.components import api_status
+from dashboard import client
+from dashboard.components import api_status, style
 from dashboard.stats_payloads import CorpusStats
 
 
@@ -27,8 +28,12 @@ def ensure_router() -> None:
 
 def start(title: str, caption: str | None = None) -> CorpusStats | None:
     """Title and caption; the corpus statistics (the filters' options), or the page stops
-    saying the API is down."""
+    saying the API is down. Entering the page forgets the session's remembered reads."""
     ensure_router()
+    style.apply()
+    if st.session_state.get("_vigencia_page") != title:  # a page load asks the API afresh
+        st.session_state["_vigencia_page"] = title
+        client.clear_cache()
     st.title(title)
     if caption:
         st.caption(caption)

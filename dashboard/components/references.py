@@ -79,7 +79,7 @@ def reference_panel(ref: Mapping[str, Any], log_id: str | None = None) -> None:
         full: Mapping[str, Any] = record or {}
         st.markdown("**Cita (estilo SJF)** · el botón de la esquina la copia")
         st.code(
-            export.citation({**full, **ref, "instancia": full.get("instancia")}),
+            export.citation(export.cited_record(ref, record)),
             language=None,
             wrap_lines=True,
         )

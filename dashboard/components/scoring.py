@@ -136,11 +136,11 @@ def gate_cell(hit: Mapping[str, Any]) -> str:
 def factors_frame(tesis: Sequence[Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
     """Every factor of each tesis' best hit, and how many of its fragments were found."""
     rows = []
-    for group in tesis:
+    for position, group in enumerate(tesis, start=1):  # the tesis' position, not a chunk's rank
         h = group[0]
         rows.append(
             [
-                h.get("rank"),
+                position,
                 tesis_url(int(h["registro"])),
                 len(group),
                 gate_cell(h),
@@ -167,21 +167,22 @@ def breakdown_styler(df: pd.DataFrame) -> Styler:
 def comparison_from_searches(
     without: Sequence[Mapping[str, Any]], with_recency: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
-    """A ``compareRankings``-shaped result (A without recency, B with it) from two searches."""
+    """A ``compareRankings``-shaped result (A without recency, B with it) from two searches;
+    each tesis' ``score`` is what orders its side: relevance in A, the final score in B."""
 
-    def ranked(hits: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    def ranked(hits: Sequence[Mapping[str, Any]], score: str) -> list[dict[str, Any]]:
         return [
             {
                 "registro": h["registro"],
                 "rank": i + 1,
-                "finalScore": h.get("finalScore"),
+                "score": h.get(score),
                 "rubro": h.get("rubro"),
                 "anio": h.get("anio"),
             }
             for i, h in enumerate(first_per_registro(hits))
         ]
 
-    a, b = ranked(without), ranked(with_recency)
+    a, b = ranked(without, "relevance"), ranked(with_recency, "finalScore")
     rank_a = {x["registro"]: x["rank"] for x in a}
     rank_b = {x["registro"]: x["rank"] for x in b}
     return {
@@ -193,13 +194,16 @@ def comparison_from_searches(
     }
 
 
-SIDE_COLUMNS = ["Pos.", "Cambio", "Registro", "Año", "Puntuación final"]
+SIDE_COLUMNS = ["Pos.", "Cambio", "Registro", "Año", "Puntuación"]
 SIDE_CONFIG = {
     "Pos.": st.column_config.Column(width=40),
     "Cambio": st.column_config.Column(width=55),
     "Registro": LINK,
     "Año": st.column_config.Column(width=45),
-    "Puntuación final": st.column_config.Column("Final", width=60),
+}
+SIDE_SCORES = {  # the score that orders each side
+    "a": st.column_config.Column("Relev.", width=60, help="Relevancia (sin recencia)"),
+    "b": st.column_config.Column("Final", width=60, help="Puntuación final (con recencia)"),
 }
 
 
@@ -222,14 +226,14 @@ def side_frame(
                 moved,
                 tesis_url(reg),
                 item.get("anio") or info.get("anio"),
-                item.get("finalScore"),
+                item.get("score"),
             ]
         )
     return pd.DataFrame(rows, columns=SIDE_COLUMNS)
 
 
 def side_styler(df: pd.DataFrame) -> Styler:
-    fmt = {"Puntuación final": pct, "Año": year}
+    fmt = {"Puntuación": pct, "Año": year}
     return df.style.format(fmt, na_rep="—").map(_movement_style, subset=["Cambio"])
 
 
@@ -239,28 +243,35 @@ def rank_of(side: Sequence[Mapping[str, Any]]) -> dict[int, int]:
 
 def show_comparison(compare: Mapping[str, Any], result: Mapping[str, Any]) -> None:
     """Side by side: A (recency weight 0) and B (the chosen weight), rank changes coloured."""
+    if not compare["a"] and not compare["b"]:
+        st.caption("Ninguna tesis que comparar.")
+        return
     titles = {int(h["registro"]): h for h in result.get("withoutRecency") or []}
     titles.update({int(h["registro"]): h for h in result.get("hits") or []})
     rank_a, rank_b = rank_of(compare["a"]), rank_of(compare["b"])
     left, right = st.columns(2)
-    left.markdown("**Sin recencia** (sólo relevancia): cómo la trata la recencia")
-    left.dataframe(
-        side_styler(side_frame(compare["a"], rank_a, rank_b, titles)),
-        hide_index=True,
-        key="busqueda_side_a",
-        column_config=SIDE_CONFIG,
-    )
-    right.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
-    right.dataframe(
-        side_styler(side_frame(compare["b"], rank_a, None, titles)),
-        hide_index=True,
-        key="busqueda_side_b",
-        column_config=SIDE_CONFIG,
-    )
+    with left:
+        st.markdown("**Sin recencia** (sólo relevancia): cómo la trata la recencia")
+        _side(side_frame(compare["a"], rank_a, rank_b, titles), "a")
+    with right:
+        st.markdown(f"**Con recencia** (peso {pct(result.get('recencyWeight'), 0)})")
+        _side(side_frame(compare["b"], rank_a, None, titles), "b")
     cols = st.columns(2)
     cols[0].metric("Entran con recencia", len(compare.get("entered") or []))
     cols[1].metric(
         "Salen con recencia",
         len(compare.get("dropped") or []),
         help="Incluye las que las reglas de vigencia descartan",
+    )
+
+
+def _side(df: pd.DataFrame, side: str) -> None:
+    if df.empty:  # an empty table reads «empty», in English
+        st.caption("Ninguna tesis.")
+        return
+    st.dataframe(
+        side_styler(df),
+        hide_index=True,
+        key=f"busqueda_side_{side}",
+        column_config={**SIDE_CONFIG, "Puntuación": SIDE_SCORES[side]},
     )

@@ -28,10 +28,18 @@ with st.form("busqueda_form"):
         weight = filters.recency_control("busqueda_recency")
     top_k = cols[1].number_input("Resultados", 1, 50, 10, key="busqueda_top_k")
     profile = cols[2].selectbox(
-        "Perfil de puntuación", PROFILES, key="busqueda_profile", format_func=profile_label
+        "Perfil de puntuación",
+        PROFILES,
+        key="busqueda_profile",
+        format_func=profile_label,
+        placeholder=filters.PICK,
     )
     mode = cols[3].selectbox(
-        "Recuperación", MODES, key="busqueda_mode", format_func=retrieval_label
+        "Recuperación",
+        MODES,
+        key="busqueda_mode",
+        format_func=retrieval_label,
+        placeholder=filters.PICK,
     )
     extra = st.columns(3)
     superseded = extra[0].selectbox(
@@ -40,6 +48,7 @@ with st.form("busqueda_form"):
         help="Tesis que perdieron vigencia según las notas del SJF.",
         format_func=SUPERSEDED.__getitem__,
         key="busqueda_superseded",
+        placeholder=filters.PICK,
     )
     temporal = extra[1].selectbox(
         "Preguntas de orden",
@@ -47,6 +56,7 @@ with st.form("busqueda_form"):
         help="Cómo se ordenan «la más antigua» o «la más reciente».",
         format_func=temporal_mode_label,
         key="busqueda_temporal",
+        placeholder=filters.PICK,
     )
     rules = extra[2].checkbox(
         "Reglas de vigencia",
@@ -112,21 +122,23 @@ if result:
     st.subheader("Intención detectada")
     explain.intent_summary(result.get("intent"))
     st.subheader("Desglose de la puntuación, por tesis")
-    frame = scoring.breakdown_frame(tesis, result.get("withoutRecency") or [])
-    st.dataframe(
-        scoring.breakdown_styler(frame),
-        hide_index=True,
-        key="busqueda_breakdown",
-        column_config=scoring.BREAKDOWN_CONFIG,
-    )
-    with st.expander("Todos los factores de cada tesis"):
+    if not tesis:  # an empty table reads «empty», in English
+        st.caption("Ninguna tesis que desglosar.")
+    else:
+        frame = scoring.breakdown_frame(tesis, result.get("withoutRecency") or [])
         st.dataframe(
-            scoring.breakdown_styler(scoring.factors_frame(tesis)),
+            scoring.breakdown_styler(frame),
             hide_index=True,
-            key="busqueda_factors",
+            key="busqueda_breakdown",
             column_config=scoring.BREAKDOWN_CONFIG,
         )
-    if tesis:
+        with st.expander("Todos los factores de cada tesis"):
+            st.dataframe(
+                scoring.breakdown_styler(scoring.factors_frame(tesis)),
+                hide_index=True,
+                key="busqueda_factors",
+                column_config=scoring.BREAKDOWN_CONFIG,
+            )
         st.caption("Detalle de cada tesis (sus fragmentos, la cita y el texto completo):")
         numbered = {
             i + 1: references.hits_as_reference(group, i + 1) for i, group in enumerate(tesis)

@@ -11,7 +11,12 @@ stats = page.start(
     "Línea de tiempo",
     "Cada punto es una tesis: color por época, forma por vigencia (cruz = ya no vigente).",
 )
+SHORTCUTS = {
+    "earliest": ("La más antigua", ":material/first_page:"),
+    "latest": ("La más reciente", ":material/last_page:"),
+}
 
+# The shortcuts submit the form: outside it they read its last submitted query and filters.
 with st.form("tiempo_form"):
     query = st.text_input(
         "Consulta (opcional: sin consulta se usan sólo los filtros)",
@@ -20,7 +25,15 @@ with st.form("tiempo_form"):
     )
     chosen = filters.filters("tiempo", stats, expanded=True)
     left, right = st.columns(2)
-    limit = left.number_input("Tesis como máximo", 5, 200, 50, 5, key="tiempo_limit")
+    limit = left.number_input(
+        "Tesis como máximo",
+        5,
+        timeline.MAX_LISTED,
+        50,
+        5,
+        key="tiempo_limit",
+        help=f"Hasta {timeline.MAX_LISTED} con sólo filtros; con una consulta, hasta {timeline.MAX_ON_TOPIC}.",
+    )
     order = right.radio(
         "Orden",
         ["ASC", "DESC"],
@@ -28,13 +41,25 @@ with st.form("tiempo_form"):
         key="tiempo_order",
         format_func={"ASC": "Más antiguas primero", "DESC": "Más recientes primero"}.get,
     )
-    shown = st.form_submit_button("Mostrar", type="primary", key="tiempo_show")
+    with st.container(horizontal=True):
+        shown = st.form_submit_button("Mostrar", type="primary", key="tiempo_show")
+        clicked = {
+            w: st.form_submit_button(
+                label,
+                key=f"tiempo_{w}",
+                icon=icon,
+                help=f"{label} de las tesis sobre la consulta escrita (o bajo los filtros).",
+            )
+            for w, (label, icon) in SHORTCUTS.items()
+        }
 
 if shown:
     st.session_state["tiempo_asked"] = query.strip()
+    st.session_state["tiempo_capped"] = bool(query.strip()) and limit > timeline.MAX_ON_TOPIC
     for stale in ("tiempo_earliest_hits", "tiempo_latest_hits"):  # answers to the old query
         st.session_state.pop(stale, None)
     if query.strip():
+        limit = min(limit, timeline.MAX_ON_TOPIC)
         # The best hits by relevance, and the oldest (or newest) on the topic over the whole
         # filtered set: the first point is the one «La más antigua» would give.
         which = "earliest" if order == "ASC" else "latest"
@@ -64,8 +89,12 @@ if items:
     total = st.session_state.get("tiempo_total")
     asked = st.session_state.get("tiempo_asked")
     about = f" sobre «{escape_md(asked)}»" if asked else " bajo los filtros"
+    if st.session_state.get("tiempo_capped"):
+        about += f" (con una consulta, {timeline.MAX_ON_TOPIC} como máximo)"
     st.caption(f"{count(len(rows))} tesis" + (f" de {count(total)}" if total else "") + about)
     st.altair_chart(charts.timeline(rows), key="tiempo_chart")
+    if timeline.year_only(rows):
+        st.caption("Las tesis fechadas sólo por año se reparten a lo largo de ese año.")
     st.dataframe(
         timeline.table(rows),
         hide_index=True,
@@ -75,24 +104,15 @@ if items:
 elif items is not None:
     st.info("Ninguna tesis coincide.")
 
-st.subheader("Atajos")
-st.caption("La tesis más antigua o más reciente sobre la consulta (o bajo los filtros).")
-SHORTCUTS = {
-    "earliest": ("La más antigua", ":material/first_page:"),
-    "latest": ("La más reciente", ":material/last_page:"),
-}
-with st.container(horizontal=True):
-    clicked = {
-        w: st.button(label, key=f"tiempo_{w}", icon=icon) for w, (label, icon) in SHORTCUTS.items()
-    }
 for which, (label, _) in SHORTCUTS.items():
     if clicked[which]:
-        ends = api_status.attempt(label, client.extreme, which, query or None, chosen, 5)
+        typed = query.strip()
+        ends = api_status.attempt(label, client.extreme, which, typed or None, chosen, 5)
         st.session_state[f"tiempo_{which}_hits"] = ends and (ends.get("hits") or ends.get("items"))
-        st.session_state[f"tiempo_{which}_about"] = query.strip()
+        about = f" sobre «{escape_md(typed)}»" if typed else " bajo los filtros" if chosen else ""
+        st.session_state[f"tiempo_{which}_about"] = about
     if hits := st.session_state.get(f"tiempo_{which}_hits"):
-        answered = str(st.session_state.get(f"tiempo_{which}_about") or "")
-        st.markdown(f"**{label}**" + (f" sobre «{escape_md(answered)}»" if answered else ""))
+        st.markdown(f"**{label}**{st.session_state.get(f'tiempo_{which}_about') or ''}")
         frame = timeline.table(timeline.chart_rows(hits, "ASC" if which == "earliest" else "DESC"))
         st.dataframe(
             frame, hide_index=True, key=f"tiempo_{which}_table", column_config=timeline.TABLE_CONFIG

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import client
-from dashboard.components import api_status, charts, monitoring, page
+from dashboard.components import api_status, charts, filters, monitoring, page
 from dashboard.formatting import EPOCAS, count, datetime_es
 from dashboard.spanish import word
 
@@ -15,7 +15,12 @@ page.start("Monitoreo")
 WINDOWS = {24: "Últimas 24 horas", 168: "Últimos 7 días", 720: "Últimos 30 días"}
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 hours = left.selectbox(
-    "Periodo", list(WINDOWS), index=1, key="monitoreo_window", format_func=WINDOWS.__getitem__
+    "Periodo",
+    list(WINDOWS),
+    index=1,
+    key="monitoreo_window",
+    format_func=WINDOWS.__getitem__,
+    placeholder=filters.PICK,
 )
 with right:
     api_status.refresh_button("monitoreo_refresh")
@@ -86,6 +91,7 @@ if entries:
         "Ver detalle de",
         list(by_id),
         key="monitoreo_entry",
+        placeholder=filters.PICK,
         format_func=lambda i: (
             f"{datetime_es(by_id[i].get('timestamp'))} — {by_id[i].get('question')}"
         ),

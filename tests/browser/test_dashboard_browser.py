@@ -144,6 +144,10 @@ def test_consulta_in_a_real_browser(stack: Stack, browser: Any, tmp_path: Path) 
     markdown = Path(download.value.path()).read_text(encoding="utf-8")
     assert markdown.startswith(f"# {QUESTION}") and "## Referencias" in markdown
     assert f"Registro digital: {SUPERSEDED}" in markdown
+    assert f"[1] {copied.strip()}" in markdown  # the panel's citation, its Instancia included
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Exportar referencias (CSV)").click()
+    assert Path(download.value.path()).read_bytes().startswith(b"\xef\xbb\xbfN,Registro")
 
     # Without superseded criteria the same question no longer cites P. LXVI/2011.
     _ask(page, include_superseded=False)
@@ -189,3 +193,30 @@ def test_filter_lists_hold_no_english(stack: Stack, browser: Any) -> None:
         page.keyboard.press("Escape")
     assert {"Duodécima Época", "Séptima Época"} <= set(options), options
     assert "Primera Época" not in options and not any("Select all" in o for o in options)
+
+
+def test_streamlit_hints_read_in_spanish(stack: Stack, browser: Any) -> None:
+    """«Press Enter to submit form», «No results» and «Choose an option» are Streamlit's own;
+    the dashboard's CSS and placeholders say them in Spanish."""
+    from playwright.sync_api import expect
+
+    def said(selector: str, words: str) -> None:  # polled: a rerun re-adds the style
+        page.wait_for_function(
+            """([selector, words]) => [...document.querySelectorAll(selector)].some(e =>
+                getComputedStyle(e).fontSize === "0px"
+                && getComputedStyle(e, "::after").content === `"${words}"`)""",
+            arg=[selector, words],
+            timeout=TIMEOUT,
+        )
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, locale="es-MX")
+    page.goto(f"{stack.dashboard_url}/busqueda", wait_until="domcontentloaded")
+    expect(page.get_by_role("heading", name="Búsqueda y puntuación")).to_be_visible(timeout=TIMEOUT)
+    page.get_by_label("Consulta").fill("arrendamiento")
+    said('[data-testid="InputInstructions"] > span:first-child', "Intro para enviar")
+    profile = page.get_by_role("combobox", name="Perfil de puntuación")
+    assert profile.get_attribute("placeholder") == "Elija una opción"
+    page.get_by_text("Filtros").click()
+    page.get_by_role("combobox", name="Materias").click()
+    page.keyboard.type("zzz")
+    said('[role="listbox"][data-empty="true"] [role="option"] > span', "Sin resultados")

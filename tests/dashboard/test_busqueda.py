@@ -191,3 +191,84 @@ def test_an_off_topic_tesis_is_marked_in_the_main_table() -> None:
     frame = breakdown_frame([[off], [canned.hit(1, 2, 2)]])
     first, second = list(frame["Rubro"])
     assert first.startswith("(fuera de tema) ") and not second.startswith("(fuera de tema)")
+
+
+def test_a_busy_api_is_told_as_busy(api: FakeApi, page, monkeypatch) -> None:
+    """A 503 OVERLOADED had read «La API rechazó la petición… revise la versión»."""
+    import httpx
+
+    def busy(url: str, *, json, **kwargs):
+        if "search(" not in json["query"]:
+            return api.post(url, json=json, **kwargs)
+        body = {"errors": [{"message": "busy", "extensions": {"code": "OVERLOADED"}}]}
+        request = httpx.Request("POST", url)
+        return httpx.Response(503, json=body, headers={"retry-after": "2"}, request=request)
+
+    monkeypatch.setattr(httpx, "post", busy)
+    at = _search(page("busqueda"))
+    assert not at.exception and not at.error
+    (warning,) = at.warning
+    assert warning.value == "La API está ocupada; reintente en unos segundos (pide esperar 2 s)."
+    assert "versión" not in texts(at)
+
+
+def test_one_tesis_position_and_the_score_each_side_is_ordered_by(api: FakeApi, page) -> None:
+    """«Todos los factores» had numbered the tesis by their chunks' rank (1, 3, 5) where the
+    breakdown said 1, 2, 3; «Sin recencia» had shown the with-recency final score."""
+    payload = canned.search_payload()
+    chunk_ranks = (1, 3, 5, 2)  # the fourth hit is a second chunk of the first tesis
+    without = [
+        {**h, "relevance": r}
+        for h, r in zip(payload["withoutRecency"], (0.95, 0.9, 0.8), strict=True)
+    ]
+    api.root["search"] = lambda *a, **k: {
+        **payload,
+        "hits": [{**h, "rank": r} for h, r in zip(payload["hits"], chunk_ranks, strict=True)],
+        "withoutRecency": without,
+    }
+    at = _search(page("busqueda"))
+    assert not at.exception and not at.error and not api.errors
+    assert list(frame(at, "Frag.", "Impulso")["Pos."]) == [1, 2, 3]
+    assert list(frame(at, "Cambio", "Rubro")["Pos."]) == [1, 2, 3]
+    side_a = frame(at, *SIDE_COLUMNS, exact=True)
+    side_b = frame(at, *SIDE_COLUMNS, exact=True, nth=1)
+    assert list(side_a["Puntuación"]) == [0.95, 0.9, 0.8]  # relevance, what orders it
+    assert list(side_b["Puntuación"]) == [h["finalScore"] for h in payload["hits"][:3]]
+
+
+def test_an_abstention_without_hits_shows_no_empty_tables(api: FakeApi, page) -> None:
+    """Each table had read «empty», in English, when a search (an emoji) abstained."""
+    api.root["search"] = lambda *a, **k: {
+        **canned.search_payload(),
+        "hits": [],
+        "withoutRecency": [],
+        "discarded": [],
+        "abstained": True,
+        "abstainReason": "La consulta no tiene palabras que buscar.",
+    }
+    at = _search(page("busqueda"), "🙂")
+    assert not at.exception and not at.error and not api.errors
+    assert not at.dataframe
+    shown = texts(at)
+    assert "Ninguna tesis que desglosar." in shown and "Ninguna tesis que comparar." in shown
+
+
+def test_selectboxes_say_choose_in_spanish(api: FakeApi, page) -> None:
+    """A selectbox emptied while typing had read «Choose an option»."""
+    for name in ("busqueda", "monitoreo"):
+        at = page(name)
+        at.run()
+        assert at.selectbox and {s.proto.placeholder for s in at.selectbox} == {
+            "Elija una opción"
+        }, name
+
+
+def test_streamlit_hints_are_restyled_in_spanish(api: FakeApi, page) -> None:
+    """«Press Enter to submit form» and «No results» are Streamlit's; CSS says them in
+    Spanish (the browser test checks it applies)."""
+    from dashboard.components import style
+
+    at = page("busqueda")
+    at.run()
+    assert any(style.CSS in h.proto.body for h in at.get("html"))
+    assert '"Intro para enviar"' in style.CSS and '"Sin resultados"' in style.CSS

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from graphql import build_schema, parse, validate
 from graphql.language import Lexer, Source, TokenKind
+from streamlit.testing.v1 import AppTest
 
 from api.graphql.schema import MAX_TOKENS
 from dashboard import client, queries
@@ -104,13 +105,38 @@ def test_input_error_and_service_error(api: FakeApi) -> None:
         client.search({"query": "y"})
 
 
-def test_results_are_cached_but_chat_is_not(api: FakeApi) -> None:
-    client.search({"query": "pensión"})
-    client.search({"query": "pensión"})
-    assert len(api.called("search")) == 1
-    client.chat({"question": "q"})
-    client.chat({"question": "q"})
-    assert len(api.called("chat")) == 2
+def test_searches_are_never_remembered(api: FakeApi) -> None:
+    """Two analysts asking the same within 60 s had shared one logged search (and logId)."""
+    for call in ("search", "chat", "earliest"):
+        CALLS[call]()
+        CALLS[call]()
+        assert len(api.called(call)) == 2, call
+
+
+def _session() -> None:  # an AppTest script: one browser session
+    import streamlit as st
+
+    from dashboard import client
+
+    client.corpus_stats()
+    client.corpus_stats()
+    client.feedback_summary(168)
+    if st.session_state.get("act"):
+        client.feedback("log-1", 246545, True)
+        client.feedback_summary(168)
+        client.corpus_stats()
+
+
+def test_reads_are_remembered_per_session_and_activity_forgotten(api: FakeApi) -> None:
+    one = AppTest.from_function(_session)
+    one.run()
+    assert len(api.called("corpusStats")) == 1 and len(api.called("feedbackSummary")) == 1
+    one.session_state["act"] = True
+    one.run()
+    assert len(api.called("corpusStats")) == 1  # remembered across reruns
+    assert len(api.called("feedbackSummary")) == 2  # a verdict changes it: asked again
+    AppTest.from_function(_session).run()  # another session (a reload, a new tab)
+    assert len(api.called("corpusStats")) == 2
 
 
 def test_url_and_key_come_from_the_environment(monkeypatch) -> None:
@@ -168,3 +194,73 @@ def test_stream_against_a_closed_port_is_unreachable(monkeypatch) -> None:
     with pytest.raises(client.ApiUnreachable) as exc:
         list(client._subscribe(url, "subscription { x }", {}))
     assert exc.value.url == url
+
+
+def _answering(monkeypatch, status: int, body: dict, headers: dict | None = None) -> None:
+    def post(url: str, **_):
+        request = httpx.Request("POST", url)
+        return httpx.Response(status, json=body, headers=headers or {}, request=request)
+
+    monkeypatch.setattr(httpx, "post", post)
+
+
+def _coded(message: str, **extensions) -> dict:
+    return {"errors": [{"message": message, "extensions": extensions}]}
+
+
+def _failed(message: str, **extensions) -> dict:
+    return {"data": None, **_coded(message, **extensions)}
+
+
+REFUSALS = [  # (HTTP status, body, Retry-After, code expected)
+    (503, _coded("The service is busy: retry in 1 s.", code="OVERLOADED"), "1", "OVERLOADED"),
+    (429, _coded("Too many requests: retry after 7 s.", code="RATE_LIMITED"), "7", "RATE_LIMITED"),
+    (200, _failed("Request took longer than its time budget.", code="TIMEOUT"), None, "TIMEOUT"),
+    (
+        200,
+        _failed("Query refused: cost 1100.", code="QUERY_TOO_COMPLEX"),
+        None,
+        "QUERY_TOO_COMPLEX",
+    ),
+    (413, _coded("Payload too large: body over 1 MiB.", code="TOO_LARGE"), None, "TOO_LARGE"),
+    (401, {"errors": [{"message": "API key required"}]}, None, "UNAUTHENTICATED"),
+    (200, _failed("Cannot query field 'x' on type 'SearchPayload'."), None, "SCHEMA_MISMATCH"),
+    (200, _failed("Unexpected error."), None, None),
+]
+
+
+@pytest.mark.parametrize(("status", "body", "retry", "code"), REFUSALS)
+def test_refusals_keep_their_code(monkeypatch, status, body, retry, code) -> None:
+    """Every error-only answer had become one ApiResponseError, shown as a version problem."""
+    _answering(monkeypatch, status, body, {"retry-after": retry} if retry else None)
+    with pytest.raises(client.ApiResponseError) as exc:
+        client.search({"query": "pensión"})
+    assert (exc.value.code, exc.value.retry_after) == (code, int(retry) if retry else None)
+
+
+def test_coded_input_and_service_errors_become_their_kinds(monkeypatch) -> None:
+    _answering(
+        monkeypatch,
+        200,
+        _coded("limit: 500 is outside 1..200", code="BAD_USER_INPUT", field="limit"),
+    )
+    with pytest.raises(client.ApiInputError) as exc:
+        client.search_log(500)
+    assert (exc.value.field, exc.value.message) == ("limit", "500 is outside 1..200")
+    _answering(
+        monkeypatch,
+        200,
+        _coded("log unavailable: disk full", code="SERVICE_UNAVAILABLE", service="log"),
+    )
+    with pytest.raises(client.ApiServiceError) as failed:
+        client.search_log(5)
+    assert failed.value.service == "log"
+
+
+def test_a_refused_mutation_is_an_error_not_an_empty_answer(monkeypatch) -> None:
+    """A permission error leaves ``{"feedback": null}`` beside its error."""
+    message = "This operation needs the API key (Authorization: Bearer <key> or X-API-Key)."
+    _answering(monkeypatch, 200, {"data": {"feedback": None}, "errors": [{"message": message}]})
+    with pytest.raises(client.ApiResponseError) as exc:
+        client.feedback("log-1", 1, True)
+    assert exc.value.code == "UNAUTHENTICATED"

@@ -107,6 +107,10 @@ def test_mode_and_citation_check_are_shown(api, page) -> None:
     shown = texts(at)
     assert "Extractivo (fragmentos citados, sin modelo de lenguaje)" in shown
     assert "sin clave de LLM" in at.warning[0].value
+    # it had read «la respuesta es extractivo»
+    assert at.warning[0].value.endswith(
+        "; la respuesta es extractiva (fragmentos citados de las tesis)."
+    )
     assert "Cobertura de citas: 67 %" in shown
     assert "Citas fantasma eliminadas: 1" in shown
     assert "Referencias sin citar: 1" in shown
@@ -238,3 +242,41 @@ def test_without_a_model_the_context_is_what_would_be_sent(api, page) -> None:
     at = _ask(page("consulta"))
     labels = [e.proto.label for e in at.get("expander")]
     assert "Contexto e instrucciones que se enviarían a un modelo" in labels
+
+
+def test_a_range_of_citations_links_each_number() -> None:
+    """«[1-2]» had stayed as text, not two links."""
+    from dashboard.export import answer_markdown
+    from dashboard.rendering import answer_html
+
+    refs = {n: {"rubro": f"R{n}", "status": {"vigente": True}} for n in (1, 2, 3)}
+    html, phantoms = answer_html("Procede [1-2] y [2, 3–4].", refs)
+    for n in (1, 2, 3):
+        assert f'href="#ref-{n}"' in html
+    assert phantoms == [4] and "[1-2]" not in html
+    result = {"answer": "Procede [1-2].", "references": []}
+    assert "[1-2]" not in answer_markdown("¿?", result)  # unknown numbers: dropped, not a crash
+
+
+def test_the_markdown_export_cites_as_the_panel(api, page) -> None:
+    """The export had left out the Instancia that the panel's «Cita (estilo SJF)» gives."""
+    from dashboard import export
+    from dashboard.components.answer import _records
+
+    at = _ask(page("consulta"))
+    at.button(key="consulta_ref_3").click()
+    at.run()
+    (citation,) = [c.value for c in at.code if "Registro digital: 246545" in c.value]
+    result = at.session_state["consulta_result"]  # as the API sends it: no instancia
+    assert all("instancia" not in r for r in result["references"])
+    refs = {int(r["number"]): r for r in result["references"]}
+    markdown = export.answer_markdown("¿Procede?", result, _records(refs))
+    assert f"[3] {citation} Vigencia:" in markdown and "Instancia: Primera Sala" in citation
+
+
+def test_the_csv_export_opens_in_excel() -> None:
+    """UTF-8 without a byte-order mark: Excel read «Época» as «Ã‰poca»."""
+    from dashboard.export import references_csv
+
+    data = references_csv([canned.reference(0)])
+    assert data.startswith(b"\xef\xbb\xbf") and "Época,Año" in data.decode("utf-8-sig")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dashboard.components import monitoring
 from tests.dashboard import canned
 from tests.dashboard.conftest import assert_api_down, charts, frame, texts
@@ -115,3 +117,38 @@ def test_the_feedback_chart_has_one_band_a_day_and_whole_counts() -> None:
         "25/11/2026",
     ]
     assert encoding["y"]["axis"]["tickMinStep"] == 1
+
+
+def test_a_verdict_given_shows_in_the_counts(api: FakeApi, page) -> None:
+    """«Opiniones de los usuarios» had kept «No útiles 2» after a verdict for a minute."""
+    verdicts = dict(canned.FEEDBACK_SUMMARY)
+    given = api.root["feedback"]
+
+    def feedback(info, **kwargs):
+        verdicts["useful" if kwargs["useful"] else "notUseful"] += 1
+        return given(info, **kwargs)
+
+    api.root["feedback"] = feedback
+    api.root["feedbackSummary"] = lambda info, windowHours=168: verdicts
+    at = page("monitoreo")
+    at.run()
+    assert "No útiles: 2" in texts(at)
+    at.button(key="fb_log-1:246545_False").click()
+    at.run()
+    assert not at.exception and not at.error and not api.errors
+    assert "No útiles: 3" in texts(at)
+
+
+def test_a_logged_answer_numbers_its_tesis_as_the_answer_did(api: FakeApi, page) -> None:
+    """A chat whose answer showed [1], [2], [3] had listed «1.», «3.», «5.» (chunk ranks)."""
+    entry = canned.SEARCH_LOG[0]
+    hits = [
+        {**canned._logged(i, 1), "rank": rank, "rankWithoutRecency": without}
+        for i, rank, without in ((0, 1, 4), (1, 3, 1), (2, 5, 6))
+    ]
+    api.root["searchLog"] = lambda info, **kw: [{**entry, "hits": hits, "feedback": []}]
+    at = page("monitoreo")
+    at.run()
+    table = frame(at, "Pos.", "Sin rec.", "Registro", "Vigencia")
+    assert list(table["Pos."]) == [1, 2, 3] and list(table["Sin rec."]) == [2, 1, 3]
+    assert re.findall(r"^\*\*(\d+)\.\*\* Registro", texts(at), re.M) == ["1", "2", "3"]

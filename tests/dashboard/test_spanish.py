@@ -18,6 +18,7 @@ ENGLISH = re.compile(
 )
 CODE = re.compile(r"\b[A-Z]+(?:_[A-Z0-9]+)+\b")  # PRE_REFORM, SUPERSEDED_CITED, FULL_TEXT...
 TAG = re.compile(r"<[^>]+>")
+STYLE = re.compile(r"<style>.*?</style>", re.S)  # CSS, not text (its own words are Spanish)
 
 
 def _strings(at: AppTest) -> list[str]:
@@ -35,7 +36,7 @@ def _strings(at: AppTest) -> list[str]:
     ):
         out += [str(e.value) for e in at.get(kind)]
     out += [f"{m.label} {m.value} {m.help or ''}" for m in at.metric]
-    out += [TAG.sub(" ", e.proto.body) for e in at.get("html")]
+    out += [TAG.sub(" ", STYLE.sub(" ", e.proto.body)) for e in at.get("html")]
     out += [e.proto.label for e in at.get("expander")]
     out += [e.proto.label for e in at.get("download_button")]
     for widget in (
@@ -97,14 +98,15 @@ def test_api_input_errors_are_spanish(api: FakeApi, page) -> None:
     at.text_input(key="busqueda_query").input("x")
     at.button(key="busqueda_search").click()
     at.run()
-    assert at.warning[0].value == "Pregunta: tiene 5000 caracteres; el máximo es 2000."
+    # named as the page labels the field (it had said «Pregunta» under «Consulta»)
+    assert at.warning[0].value == "Consulta: tiene 5000 caracteres; el máximo es 2000."
     assert canned  # the canned API answers the rest
 
 
 @pytest.mark.parametrize(
     ("field", "message", "spanish"),
     [
-        ("query", "~433 tokens, at most 256", "Pregunta: es demasiado larga (unos 433"),
+        ("query", "~433 tokens, at most 256", "Consulta: es demasiado larga (unos 433"),
         ("question", "contains a NUL character", "Pregunta: contiene un carácter nulo."),
     ],
 )
@@ -114,3 +116,11 @@ def test_a_long_question_is_told_why_in_spanish(field: str, message: str, spanis
 
     said = error_es(field, message)
     assert said.startswith(spanish) and not ENGLISH.search(said)
+
+
+def test_only_a_schema_mismatch_blames_the_versions() -> None:
+    from dashboard.spanish import REFUSALS, refusal_es
+
+    blamed = [code for code in [*REFUSALS, None] if "versi" in refusal_es(code)]
+    assert blamed == ["SCHEMA_MISMATCH"]
+    assert refusal_es("RATE_LIMITED", 7).endswith("(pide esperar 7 s).")
