@@ -60,9 +60,35 @@ def citation(ref: Mapping[str, Any]) -> str:
 
 def cited_record(ref: Mapping[str, Any], record: Mapping[str, Any] | None) -> dict[str, Any]:
     """What a reference is cited from: the reference, with the tesis' stored ``record`` (when
-    read) for what the reference lacks, its instancia first."""
+    read) for what the reference lacks, its instancia first, as the SJF names it."""
     full = record or {}
-    return {**full, **ref, "instancia": full.get("instancia") or ref.get("instancia")}
+    instancia = sjf_instancia(full.get("instancia") or ref.get("instancia"), full.get("organo"))
+    return {**full, **ref, "instancia": instancia}
+
+
+# The Court's chambers: the SJF's «Instancia» of a Supreme Court tesis is the one that issued it.
+_CHAMBERS = (
+    "Pleno",
+    "Primera Sala",
+    "Segunda Sala",
+    "Tercera Sala",
+    "Cuarta Sala",
+    "Sala Auxiliar",
+)
+
+
+def sjf_instancia(instancia: str | None, organo: str | None) -> str | None:
+    """The «Instancia» of an SJF citation: a Supreme Court tesis names its chamber («Pleno»,
+    «Segunda Sala»), others their kind of court («Tribunales Colegiados de Circuito»).
+
+    >>> sjf_instancia("Suprema Corte de Justicia de la Nación", "Segunda Sala")
+    'Segunda Sala'
+    >>> sjf_instancia("Tribunales Colegiados de Circuito", "PRIMER TRIBUNAL COLEGIADO DEL SEXTO CIRCUITO.")
+    'Tribunales Colegiados de Circuito'
+    """
+    if instancia and instancia.startswith("Suprema Corte") and organo in _CHAMBERS:
+        return organo
+    return instancia
 
 
 def answer_markdown(
