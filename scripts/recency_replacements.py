@@ -16,7 +16,7 @@ from api.services.evaluation import EvalConfig, load_judgements, run_config
 from api.services.search import SearchResult, best_chunk_per_tesis
 from api.settings import PROJECT_ROOT, Settings
 
-SETS = ("queries", "blind", "blind2", "blind3", "blind4")
+SETS = ("queries", "blind", "blind2", "blind3", "blind4", "blind5")
 
 
 def first(result: SearchResult) -> int | None:
