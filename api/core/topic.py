@@ -190,6 +190,17 @@ def names_topic(text: str, terms: Sequence[str]) -> bool:
     return False
 
 
+def heads_topic(rubro: str, terms: Sequence[str]) -> bool:
+    """Whether ``rubro`` opens with the first of two or more ``terms`` and holds them all: its
+    heading is the topic's head and the rest qualify it, however far ("SUSPENSIÓN PROVISIONAL.
+    SON INSUFICIENTES… PARA TENER POR EXISTENTE EL ACTO RECLAMADO" is on "la suspensión del
+    acto reclamado", whose terms stand too far apart for ``names_topic``)."""
+    if len(terms) < 2:
+        return False
+    said = _terms_of(rubro)
+    return bool(said) and said[0] == terms[0] and set(terms) <= set(said)
+
+
 @functools.lru_cache(maxsize=8192)
 def _terms_of(text: str) -> tuple[str, ...]:
     """``lemmas`` of a document's opening, kept: a date order reads the same openings for

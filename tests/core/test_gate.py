@@ -26,6 +26,7 @@ from api.core.glossary import (
 from api.core.language import detect_language
 from api.core.thesaurus import Thesaurus
 from api.core.topic import (
+    heads_topic,
     name_candidates,
     names_topic,
     topic_terms,
@@ -407,6 +408,24 @@ def test_a_document_names_a_topic_only_with_its_terms_close_together(
 ) -> None:
     assert names_topic(text, ["suspen", "acto", "reclam"]) is named
     assert names_topic(text, []) is True
+
+
+@pytest.mark.parametrize(
+    ("rubro", "headed"),
+    [
+        (  # the heading is the topic's head, the rest qualifies it: terms far apart
+            "SUSPENSIÓN PROVISIONAL. SON INSUFICIENTES, POR SÍ SOLAS, LAS MANIFESTACIONES "
+            "REALIZADAS BAJO PROTESTA DE DECIR VERDAD EN LA DEMANDA DE AMPARO PARA TENER POR "
+            "EXISTENTE EL ACTO RECLAMADO.",
+            True,
+        ),
+        ("ACTO RECLAMADO. SU SUSPENSIÓN EN EL AMPARO.", False),  # headed by another term
+        ("SUSPENSIÓN PROVISIONAL. REQUISITOS.", False),  # the rest is not there
+    ],
+)
+def test_a_rubro_headed_by_a_topic_names_it_whatever_the_distance(rubro: str, headed: bool) -> None:
+    assert heads_topic(rubro, ["suspen", "acto", "reclam"]) is headed
+    assert not heads_topic(rubro, ["suspen"])  # one term: names_topic decides
 
 
 def test_name_candidates_are_capitalized_words_inside_a_sentence() -> None:

@@ -15,7 +15,7 @@ from api.core.intent import TOPIC_BRANCHES
 from api.core.models import Candidate, Filters, Hit
 from api.core.temporal import sort_by_date
 from api.core.text import indexed_forms, lemmas
-from api.core.topic import name_candidates, names_topic
+from api.core.topic import heads_topic, name_candidates, names_topic
 from api.embeddings.base import Vectors
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
@@ -177,11 +177,15 @@ class Retrieval:
     def topic_pool(
         self, vector: Vectors, filters: Filters, topic: tuple[str, ...]
     ) -> list[Candidate]:
-        """Every chunk of the filtered set that names the topic, its terms close together
-        (BM25 finds them)."""
+        """Every chunk of the filtered set that names the topic, its terms close together or
+        its rubro headed by it (BM25 finds them)."""
         forms = " ".join(form for term in topic for form in indexed_forms(term))
         found = self.store.lexical_search(forms, vector, filters, TOPIC_POOL)
-        return [c for c in found if names_topic(opening(c), topic)]
+        return [
+            c
+            for c in found
+            if names_topic(opening(c), topic) or heads_topic(c.passage.rubro, topic)
+        ]
 
     def naming_counts(self, vector: Vectors, filters: Filters) -> Callable[[str], int]:
         """How many chunks name a term (``topic_pool`` of it alone), each term counted once
