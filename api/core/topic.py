@@ -22,7 +22,7 @@ from api.core.text import fold, lemmas
 DOCUMENT_NOUNS = frozenset(
     lemmas(
         "criterio criterios tesis jurisprudencia jurisprudencias precedente precedentes "
-        "resolución sentencia documento documentos registro registros cuál cuáles fue fueron "
+        "resolución sentencia documento documentos cuál cuáles fue fueron "
         "emitido emitida publicado publicada dictado dictada sobre tema corte "
         "repo repos project projects proyecto proyectos "
         "which what was were is are there ever document documents record records "
@@ -74,6 +74,8 @@ _HOW_LONG = re.compile(
 _WHOLE_DOCUMENT_NOUNS = re.compile(
     r"\b(?:positions?|repositor(?:y|ies|io|ios)|authors?|autor(?:es)?)\b"  # on folded text
     r"|\bposturas?\b(?!\s+legal)"  # "la postura más nueva", not an auction's "postura legal"
+    # "el registro más reciente", not "el registro de sindicatos" or "el registro sindical"
+    r"|\bregistros?\b(?!\s+(?:de|del|sindical(?:es)?|marcario|civil|publico|agrario)\b)"
 )
 # Words around the topic that only point at it: a relative clause ("la tesis más nueva que
 # hable de...", "la más antigua que tienen"), "en materia de" before it, an idiom ("la última
@@ -83,6 +85,8 @@ _POINTING = re.compile(
     r"tengan?|tienen?|tenemos|hay|haya|existan?|exista)\b"
     r"|\ben\s+(?:la\s+)?materias?\s+de\b|\bultima\s+palabra\b|\ben\s+torno\s+al?\b"
     r"|\bcase\s+law\b"
+    # the crime named is the subject: "el delito de fraude" is "fraude"
+    r"|\bdelitos?\s+de\b"
     # asking for the topic, not a subject: "la legitimación para pedir amparo"
     r"|\bpara\s+(?:pedir|solicitar|promover|interponer|tramitar|presentar)\b"
     r"|\b(?:los\s+)?anos\s+(?:veinte|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)\b"

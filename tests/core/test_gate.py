@@ -353,6 +353,14 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("lo más reciente de la SCJN sobre arrendamiento", ("más reciente", "SCJN"), ["arrend"]),
         # the date a question names ("last push")
         ("which repo has the oldest last push?", ("oldest",), []),
+        # the crime is the subject; a registro is one when something is registered
+        ("la tesis más reciente sobre el delito de fraude", ("más reciente",), ["fraude"]),
+        (
+            "la tesis más antigua sobre el registro de sindicatos",
+            ("más antigua",),
+            ["regist", "sindic"],
+        ),
+        ("el registro más reciente", ("más reciente",), []),
         # asking for the subject is no subject
         (
             "la tesis más antigua sobre la legitimación para pedir amparo",
