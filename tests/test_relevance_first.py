@@ -597,6 +597,10 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
         bundled, query="¿Cuál es el criterio más reciente sobre la suspensión del acto reclamado?"
     )
     assert latest["hits"][0]["registro"] == 2032726
+    # three or more rubros name the topic: only they answer it, not a tesis naming it on the
+    # way to another point ("AUDIENCIA CONSTITUCIONAL CELEBRADA EN FECHA DISTINTA")
+    hearing = search(bundled, query="What is the most recent ruling on the right to a hearing?")
+    assert hearing["hits"][0]["registro"] == 249709
     # a long topic is a description: its own words, not the ordering ones, meet the floor
     described = search(
         bundled,

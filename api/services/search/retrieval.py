@@ -33,6 +33,8 @@ MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a
 # A document names a topic it is about in its rubro or its opening words; one naming it only
 # further down mentions it in passing ("informe justificado" in a tesis on detentions).
 OPENING_WORDS = 40
+# When this many tesis name a date order's topic in their rubro, only those answer it.
+RUBRO_NAMED = 3
 
 # A hybrid search's vector retriever runs here while its BM25 runs on the search's own thread.
 # Both release the GIL for most of their work (the faiss scan, numpy, SQLite, a Weaviate
@@ -142,7 +144,7 @@ class Retrieval:
             # the documents naming any reading ("dismissal": sobreseimiento or despido)
             pool = merge_candidates(*(self.topic_pool(vector, filters, t) for t in topics))
             if pool:
-                return Retrieved(pool)
+                return Retrieved(named_in_rubros(pool, topics))
         # "huelgas laborales": no tesis says both; the huelga tesis are Laboral
         pool = self.within_branch(vector, filters, [*own, *readings])
         if pool:
@@ -306,3 +308,16 @@ def opening(candidate: Candidate) -> str:
         return passage.rubro
     words = passage.chunk.text.split()  # the first chunk starts with the rubro
     return " ".join(words[: len(passage.rubro.split()) + OPENING_WORDS])
+
+
+def named_in_rubros(pool: list[Candidate], topics: list[tuple[str, ...]]) -> list[Candidate]:
+    """The candidates whose rubro names one of ``topics``, when ``RUBRO_NAMED`` tesis or more
+    do; else ``pool``. A tesis naming the topic only in its opening words mentions it on the
+    way to another point ("AUDIENCIA CONSTITUCIONAL CELEBRADA EN FECHA DISTINTA" is no answer
+    to "the right to a hearing", read "garantía de audiencia")."""
+    named = [
+        c
+        for c in pool
+        if any(names_topic(c.passage.rubro, t) or heads_topic(c.passage.rubro, t) for t in topics)
+    ]
+    return named if len({c.passage.registro for c in named}) >= RUBRO_NAMED else pool
