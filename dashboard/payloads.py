@@ -47,6 +47,7 @@ class Intent(TypedDict):
     cited: list[int]
     namedFilters: list[str]
     excluded: list[str]
+    notFound: list[str]  # cited tesis the corpus lacks, when it holds others cited
 
 
 class TesisFields(TypedDict):

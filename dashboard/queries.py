@@ -16,7 +16,7 @@ FRAGMENTS: dict[str, str] = {
     "Chunk": "fragment Chunk on ChunkSpan { index startChar endChar startLine endLine tokens text }",
     "IntentFields": "fragment IntentFields on Intent { materia materiaTriggers materiaSource "
     "temporal temporalTriggers mode cutoffYear rulesApplied recencyWeight topic topicWords language cited "
-    "namedFilters excluded }",
+    "namedFilters excluded notFound }",
     "Hit": "fragment Hit on SearchHit { registro rubro clave epoca anio fecha tipo materias "
     "instancia similarity relevance lexicalScore recencyFactor epocaFactor finalScore boost "
     "rank rankWithoutRecency onTopic gate warning partial chunk { ...Chunk } status { ...Status } }",

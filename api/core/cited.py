@@ -129,9 +129,9 @@ def cited_labels(registros: Sequence[int], claves: Sequence[str] = ()) -> tuple[
     return (*(f"registro digital {r}" for r in registros), *(f"tesis {c}" for c in claves))
 
 
-def not_in_corpus_reason(registros: Sequence[int], claves: Sequence[str] = ()) -> str:
-    """Why a lookup abstains: the corpus holds none of the tesis it cites."""
-    return f"No está en el corpus: {', '.join(cited_labels(registros, claves))}."
+def not_in_corpus_reason(not_found: Sequence[str]) -> str:
+    """Why a lookup abstains: the corpus holds none of the tesis it cites (``cited_labels``)."""
+    return f"No está en el corpus: {', '.join(not_found)}."
 
 
 def partly_cited_note(not_found: Sequence[str]) -> str | None:

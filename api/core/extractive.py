@@ -28,7 +28,7 @@ from typing import Literal
 
 from api.core.acronyms import spelled_out
 from api.core.citations import neutralize
-from api.core.glossary import reads_as_english, translate_terms
+from api.core.glossary import reads_as_english, translate_terms, untranslated
 from api.core.language import detect_language
 from api.core.record_text import written_by_ingest
 from api.core.references import MODERN_YEAR, Fragment, Reference, all_predate
@@ -157,8 +157,12 @@ def _shouting(sentence: str) -> bool:
 _MID_SENTENCE = re.compile(r"^(?:[a-záéíóúñü]|[,;:.)\]]|[^\s(\[]*[)\]])")
 
 
+# A list item's marker is a sentence's start: "A) La autoridad…", "II) …", "1) …", "b) …".
+_ENUMERATOR = re.compile(r"^(?:[A-Za-z]|[IVXLC]+|\d{1,2})[).]\s")
+
+
 def _starts_mid_sentence(sentence: str) -> bool:
-    return bool(_MID_SENTENCE.match(sentence))
+    return not _ENUMERATOR.match(sentence) and bool(_MID_SENTENCE.match(sentence))
 
 
 def _whole_sentences(ref: Reference, text: str, last_fragment: bool) -> list[str]:
@@ -297,12 +301,14 @@ def _normalized(values: Sequence[float]) -> list[float]:
 
 def question_terms(question: str, tesis: bool = True) -> set[str]:
     """The terms a sentence must share with ``question`` to answer it. An English question's,
-    over ``tesis``, are its glossary phrases in Spanish and its acronyms' names: its own words
-    ("res" of "res judicata", "an", "author") match only look-alikes ("RES/003/2011") there.
-    A generic corpus's records are read in the question's own words."""
+    over ``tesis``, are its glossary phrases in Spanish, its acronyms' names and its words no
+    glossary phrase covers ("albacea"): a phrase's own words ("res" of "res judicata") match
+    only look-alikes ("RES/003/2011") there. A generic corpus's records are read in the
+    question's own words."""
     english = detect_language(question) in ("en", "mixed") or reads_as_english(question)
     if tesis and english:
-        return set(analyze(" ".join([translate_terms(question), *spelled_out(question)])))
+        said = [translate_terms(question), untranslated(question), *spelled_out(question)]
+        return set(analyze(" ".join(said)))
     return set(analyze(question))
 
 

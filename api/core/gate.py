@@ -119,7 +119,8 @@ class QuerySignals:
     to_the_service: bool = False
     filtered: bool = False
     known: float | None = None  # share of its terms the retrieved documents hold (see below)
-    threshold: float | None = None  # the least cosine the request asked for, if it set one
+    threshold: float | None = None  # the least cosine asked for (the request's or the default)
+    nothing_under_filters: bool = False  # the filters leave no tesis at all
     placeholder: bool = False  # typesetters' filler text (``reads_as_placeholder``)
 
 
@@ -208,16 +209,16 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
             "La pregunta es sobre este buscador, no sobre tesis: busca criterios del Semanario "
             "Judicial de la Federación por su tema."
         )
-    if signals.best_similarity is None:  # no candidate at all: say which bound left none
-        if signals.filtered:
-            return NOTHING_UNDER_FILTERS
-        if signals.threshold is not None:
-            return (
-                "Ningún documento alcanza la similitud mínima pedida "
-                f"({signals.threshold:.2f}): pruebe con un umbral menor."
-            )
-        return "Ninguna palabra de la pregunta aparece en el corpus."
     searched = "las tesis que cumplen los filtros" if signals.filtered else "el corpus"
+    if signals.best_similarity is None:  # no candidate at all: say which bound left none
+        if signals.nothing_under_filters:
+            return NOTHING_UNDER_FILTERS
+        if signals.threshold:
+            return (
+                f"Ningún documento alcanza la similitud mínima ({signals.threshold:.2f}): "
+                "pruebe con un umbral menor."
+            )
+        return f"Ninguna palabra de la pregunta aparece en {searched}."
     if not signals.matched and signals.language == "unknown":  # no word of any language
         return f"Ninguna palabra de la pregunta aparece en {searched}."
     if signals.known is not None and signals.known < KNOWN_SHARE:

@@ -582,6 +582,18 @@ def glossary_words(text: str) -> set[str]:
     return {term for m in words for term in lemmas(m.group(0))}
 
 
+def untranslated(text: str) -> str:
+    """``text``'s content words (folded) that no glossary phrase covers, space-separated: an
+    English question's Spanish terms and names ("albacea", "juez de distrito", "CFE")."""
+    folded = fold(text)
+    spans = _GLOSSARY.spans(folded)
+    return " ".join(
+        m.group(0)
+        for m in _WORD_SPANS.finditer(folded)
+        if not _inside(m, spans) and _is_content(m.group(0))
+    )
+
+
 def _inside(word: re.Match[str], spans: Sequence[tuple[int, int]]) -> bool:
     return any(a <= word.start() and word.end() <= b for a, b in spans)
 

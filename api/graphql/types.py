@@ -109,7 +109,8 @@ class SearchHit(TesisFields):
     boost: float = strawberry.field(description="finalScore / relevance.")
     rank: int = strawberry.field(
         description="1-based position in `hits`. In `withoutRecency`: this passage's position "
-        "in `hits`, 0 when `hits` does not show it (set aside, or below the page)."
+        "in `hits`, 0 when `hits` does not show it (set aside, or below the page). Of a "
+        "discarded hit: its rank before the rules set it aside."
     )
     rank_without_recency: int = strawberry.field(
         description="1-based position by relevance alone, before the vigencia rules: in "

@@ -29,7 +29,7 @@ def stored_courts(store: VectorStore, filters: Filters) -> Filters:
 def _stored(store: VectorStore, field: GroupBy, value: str | None) -> str | None:
     if value is None:
         return None
-    names = list(store.count_by(field, Filters()))
+    names = [n for n in store.count_by(field, Filters()) if n.strip()]  # a generic corpus: none
     if value in names:
         return value
     wanted = _key(value)
@@ -39,7 +39,7 @@ def _stored(store: VectorStore, field: GroupBy, value: str | None) -> str | None
     if not names:  # an empty store: nothing to match, nothing found
         return value
     other: GroupBy = "organo" if field == "instancia" else "instancia"
-    if any(_key(n) == wanted for n in store.count_by(other, Filters())):
+    if any(n.strip() and _key(n) == wanted for n in store.count_by(other, Filters())):
         raise InvalidRequest(field, f"{value!r} is an {other}, not an {field}: filter by {other}")
     shown = ", ".join(sorted(names)[:SHOWN_NAMES]) + (", …" if len(names) > SHOWN_NAMES else "")
     raise InvalidRequest(field, f"{value[:80]!r} is no {field} of this corpus: {shown}")

@@ -17,6 +17,11 @@ def intent_summary(intent: Intent | None) -> None:
     """The materia and temporal intent the API detected, with the words that triggered it."""
     if not intent:
         return
+    if missing := intent.get("notFound"):
+        st.warning(
+            f"No está en el corpus: {escape_md(', '.join(missing))}; "
+            "se respondió con las demás citadas."
+        )
     temporal = intent.get("temporal")
     # a request of filters alone ("tesis del Sexto Circuito") is listed newest first: no
     # temporal word asked for the latest

@@ -12,8 +12,8 @@ import streamlit as st
 from dashboard.components.scoring import LINK
 from dashboard.formatting import date_es, status_text, tesis_url, tipo_label, vigencia_group
 
-# The API's bounds on how many tesis it lists: ``timeline`` (and ``earliest`` without a query)
-# up to 200; with a query ``earliest``/``latest`` are a search, up to 100 (its topK).
+# The API's bounds on how many tesis it lists: ``timeline`` up to 200; ``earliest``/``latest``
+# up to 100, with a query (a search's topK) or without.
 MAX_LISTED, MAX_ON_TOPIC = 200, 100
 TABLE_COLUMNS = ["Fecha", "Registro", "Época", "Vigencia", "Rubro"]
 TABLE_CONFIG = {

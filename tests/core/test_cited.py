@@ -7,6 +7,7 @@ import pytest
 from api.core.cited import (
     MAX_CITED,
     cited_claves,
+    cited_labels,
     cited_registros,
     clave_key,
     clave_needle,
@@ -89,8 +90,10 @@ def test_the_numbers_of_a_clave_are_not_registros() -> None:
 
 
 def test_the_reason_names_what_the_corpus_lacks() -> None:
-    assert not_in_corpus_reason([9999999]) == "No está en el corpus: registro digital 9999999."
-    assert not_in_corpus_reason([1], ["2a./J. 12/2019"]) == (
+    assert not_in_corpus_reason(cited_labels([9999999])) == (
+        "No está en el corpus: registro digital 9999999."
+    )
+    assert not_in_corpus_reason(cited_labels([1], ["2a./J. 12/2019"])) == (
         "No está en el corpus: registro digital 1, tesis 2a./J. 12/2019."
     )
 

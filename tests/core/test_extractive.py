@@ -481,3 +481,21 @@ def test_a_fragment_opening_inside_a_parenthesis_is_not_quoted_from_there() -> N
         "¿Cuándo transcurre el año del artículo 107 del Código Penal?", [*refs_for(hit)]
     )
     assert "1977)" not in text
+
+
+def test_an_english_question_keeps_its_spanish_terms() -> None:
+    """A reviewer's find: only glossary phrases were kept, so "albacea" was lost and no
+    sentence matched."""
+    refs = refs_for(
+        make_hit(1, 0, "El plazo del recurso corre desde la notificación."),
+        make_hit(2, 0, "El albacea debe rendir cuentas de su administración a los herederos."),
+    )
+    text = extractive_answer("What happens to an albacea?", refs, max_sentences=1)
+    assert text.rstrip().endswith("[2]")
+
+
+def test_a_list_item_is_quoted_from_its_marker() -> None:
+    """A reviewer's find: "A) …", "II) …" and "1) …" read as starting mid-sentence."""
+    hit = make_hit(1, 0, "A) El plazo para interponer la revisión es de diez días.")
+    text = extractive_answer("¿Cuál es el plazo para interponer la revisión?", refs_for(hit))
+    assert "«A) El plazo para interponer la revisión es de diez días.»" in text

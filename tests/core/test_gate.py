@@ -59,9 +59,11 @@ def test_gate_values_per_mode() -> None:
         (QuerySignals("unknown", 0, False, 0.84), "no contiene palabras"),
         (QuerySignals("unknown", 3, False, 0.84), "Ninguna palabra"),
         (QuerySignals("es", 3, True, 0.85), "por debajo del umbral 0.868"),
-        (QuerySignals("es", 3, True, None, filtered=True), "filtros"),
+        (QuerySignals("es", 3, True, None, nothing_under_filters=True), "filtros"),
+        # filters that leave tesis, none of them near enough: not the filters' fault
+        (QuerySignals("es", 3, True, None, filtered=True, threshold=0.99), "similitud mínima"),
         # no candidate without filters: the threshold asked for, or no word matched
-        (QuerySignals("es", 3, True, None, threshold=0.92), "similitud mínima pedida (0.92)"),
+        (QuerySignals("es", 3, True, None, threshold=0.92), "similitud mínima (0.92)"),
         (QuerySignals("es", 3, False, None), "Ninguna palabra"),
         (QuerySignals("es", 5, True, 0.90), None),
         (QuerySignals("es", 5, False, 0.90), None),  # a Spanish question over an English corpus

@@ -126,6 +126,7 @@ def test_canonical_materia() -> None:
             ("primera",),
         ),
         ("¿Qué se resolvió primero?", "earliest", ("primero",)),
+        ("¿Cuál se publicó primero?", "earliest", ("primero",)),
         ("La jurisprudencia más antigua sobre usura", "earliest", ("más antigua",)),
         ("El criterio MAS ANTIGUO de la Corte", "earliest", ("mas antiguo",)),
         ("¿Cuál era el criterio original sobre la suspensión?", "earliest", ("original",)),
@@ -272,6 +273,8 @@ def test_temporal_false_positives(question: str) -> None:
         # "primero" the adverb, closing a sentence of the story or asking which comes first
         "Mi hermano vendió su mitad sin ofrecérmela primero. ¿Puedo pedir que anulen la venta?",
         "Si embargan la casa, ¿a quién le pagan primero?",
+        "Debo a dos bancos, ¿a quién le pago primero?",  # a first person, folded like "pagó"
+        "¿Qué hago primero?",
     ],
 )
 def test_a_litigants_story_is_not_a_temporal_question(question: str) -> None:

@@ -120,6 +120,7 @@ INTENT = {
     "cited": [],
     "namedFilters": [],
     "excluded": [],
+    "notFound": [],
 }
 DISCARDED = [
     {

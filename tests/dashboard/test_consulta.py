@@ -280,3 +280,14 @@ def test_the_csv_export_opens_in_excel() -> None:
 
     data = references_csv([canned.reference(0)])
     assert data.startswith(b"\xef\xbb\xbf") and "Época,Año" in data.decode("utf-8-sig")
+
+
+def test_a_lookup_says_which_cited_tesis_the_corpus_lacks(api, page) -> None:
+    """A reviewer's find: the API said "tesis 2a./J. 12/2019" was not in the corpus and the
+    dashboard did not ask for it."""
+    intent = {**canned.INTENT, "cited": [160584], "notFound": ["tesis 2a./J. 12/2019"]}
+    api.root["chat"] = lambda info, input: {**canned.CHAT, "intent": intent}
+    at = _ask(page("consulta"))
+    assert not at.exception
+    shown = [w.value for w in at.warning]
+    assert any("No está en el corpus: tesis 2a./J. 12/2019" in w for w in shown), shown

@@ -3,8 +3,6 @@ the app wrote «Instancia: Suprema Corte de Justicia de la Nación» where the S
 
 from __future__ import annotations
 
-import doctest
-
 from dashboard import export
 
 
@@ -15,7 +13,3 @@ def test_a_supreme_court_tesis_is_cited_by_its_chamber() -> None:
     court = {"instancia": "Tribunales Colegiados de Circuito", "organo": "PRIMER TRIBUNAL."}
     cited = export.citation(export.cited_record(ref, court))
     assert "Instancia: Tribunales Colegiados de Circuito;" in cited
-
-
-def test_the_module_examples_hold() -> None:
-    assert doctest.testmod(export).failed == 0

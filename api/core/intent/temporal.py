@@ -57,6 +57,15 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w.strip() for w in text.split(",") if w.strip())
 
 
+# What a court or a text did, in the past (folded): before a closing "primero" it asks which
+# came first; a first person ("pago", "hago", "presento") tells the asker's own steps.
+_PAST_OF_COURTS = _words(
+    "resolvio, resolvieron, publico, publicaron, dicto, dictaron, emitio, emitieron, "
+    "sostuvo, sostuvieron, establecio, establecieron, decidio, decidieron, salio, salieron, "
+    "aprobo, aprobaron, surgio, surgieron, sustento, sustentaron, reconocio, reconocieron"
+)
+
+
 # "primer/primera/primero" names courts, chambers, circuits, instances, paragraphs and
 # articles far more often than it asks for the first criterion; and in a litigant's story
 # it counts the steps of their own case ("mi primer amparo", "el primer acto", "el último
@@ -237,11 +246,11 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     _rule("earliest", rf"primer(?:a|o)?(?= (?:{'|'.join(sorted(_FIRST_RECORDS))})\b)"),
     _rule("earliest", r"first(?= (?:repo|repos|repository|repositories|project|projects)\b)"),
     # "primero" alone is mostly the adverb ("primero presenté", "necesita primero calcular",
-    # "sin ofrecérmela primero."): it asks for the first as a pronoun ("el primero") or after
-    # a past verb closing the question ("¿qué se resolvió primero?"), not "¿a quién le pagan
-    # primero?" (which creditor is paid first).
+    # "sin ofrecérmela primero.", "¿qué hago primero?", "¿a quién le pagan primero?"): it asks
+    # for the first as a pronoun ("el primero") or after a court's or a text's past verb
+    # closing the question ("¿qué se resolvió primero?", "¿cuál se publicó primero?").
     _rule("earliest", r"primero", need_prev=_words("el, lo, los, fue, es, sea")),
-    _rule("earliest", r"(?:(?<=o\s)|(?<=on\s))primero(?=\s*\?|\s*$)"),
+    _rule("earliest", r"primero(?=\s*\?|\s*$)", need_prev=_PAST_OF_COURTS),
     _rule(
         "earliest", r"original|initial", need_prev=_EN_DETERMINERS, stop_next=_EN_DOCUMENT_STOP_NEXT
     ),

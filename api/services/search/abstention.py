@@ -24,11 +24,12 @@ from api.core.language import Language
 from api.core.models import Candidate, Filters
 from api.core.text import analyze, without_question_words
 from api.core.topic import topic_words
-from api.embeddings.base import Embedder
+from api.embeddings.base import Embedder, Vectors
 from api.errors import EmbedderError
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
-from api.store.base import VectorQuery, VectorStore
+from api.services.search.retrieval import Retrieval
+from api.store.base import ListQuery, VectorQuery, VectorStore
 
 _log = logging.getLogger("vigencia.search")
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
@@ -131,11 +132,13 @@ class Abstention:
         self._floors_lock = Lock()
         self._measuring = Lock()  # one measurement at a time: concurrent first searches wait
 
-    def reason(self, plan: Plan, pool: list[Candidate]) -> str | None:
+    def reason(self, plan: Plan, pool: list[Candidate], vector: Vectors) -> str | None:
         """Why nothing answers the question, or None. Not asked for date-sorted pools that
         are the whole corpus ("the first repository") or the documents naming the topic."""
         if plan.gate is None:
             return None
+        filters = plan.request.filters
+        empty = not pool and filters != Filters()
         signals = QuerySignals(
             language=plan.language,
             terms=len(set(analyze(plan.lexical_query))),
@@ -143,10 +146,11 @@ class Abstention:
             best_similarity=max((c.similarity for c in pool), default=None),
             code=reads_as_code(plan.request.query),
             to_the_service=asks_the_service(plan.request.query),
-            filtered=plan.request.filters != Filters(),
+            filtered=filters != Filters(),
             known=_known_share(plan, pool),
             placeholder=reads_as_placeholder(plan.request.query),
-            threshold=plan.request.threshold,
+            threshold=plan.threshold,
+            nothing_under_filters=empty and not self.store.list_tesis(ListQuery(filters, "ASC", 1)),
         )
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))
@@ -155,23 +159,25 @@ class Abstention:
         if below and (
             _a_rubro_says_it(plan, pool)
             or self._glossary_answers(plan)
-            or self._topic_answers(plan)
+            or self._topic_answers(plan, vector)
         ):
             floor = 0.0  # its words are a title's, its legal terms in Spanish or its topic answer
         return abstain_reason(signals, floor)
 
-    def _topic_answers(self, plan: Plan) -> bool:
-        """Whether a date order's topic, asked alone, reaches the floor for its length: its
-        ordering words are no subject and only lower the question's cosine ("la tesis más
-        antigua sobre suplir las deficiencias de la demanda de amparo": 0.860 under 0.863)."""
+    def _topic_answers(self, plan: Plan, vector: Vectors) -> bool:
+        """Whether a date order's described topic answers: every term of it is named by some
+        tesis, and the topic asked alone reaches the floor for its length. Its ordering words
+        are no subject and lower the question's cosine ("la tesis más antigua sobre suplir las
+        deficiencias de la demanda de amparo": 0.860 under 0.863); a topic the corpus lacks
+        has a term no tesis names ("… la adopción por parejas homoparentales"), though its
+        words alone come close to some tesis (a reviewer's find)."""
         if plan.route != "date_sorted" or not plan.topic:
             return False
-        return self._reaches_floor(
-            " ".join(topic_words(plan.request.query, plan.topic)),
-            plan.language,
-            plan.request.filters,
-            len(plan.topic),
-        )
+        named_by = Retrieval(self.store, self.config).naming_counts(vector, plan.request.filters)
+        if not all(named_by(term) for term in plan.topic):
+            return False
+        said = " ".join(topic_words(plan.request.query, plan.topic))
+        return self._reaches_floor(said, plan.language, plan.request.filters, len(plan.topic))
 
     def _reaches_floor(self, text: str, language: Language, filters: Filters, words: int) -> bool:
         """Whether ``text``, embedded as a question, reaches the floor for ``words`` words."""

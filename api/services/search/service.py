@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from api.core.cited import cited_claves, cited_labels, cited_registros
+from api.core.cited import cited_claves, cited_labels, cited_registros, not_in_corpus_reason
 from api.core.exclusions import Exclusions, exclusions, mentions_any
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import (
@@ -100,7 +100,7 @@ class SearchService:
             request = replace(request, filters=stored_courts(self.store, request.filters))
         request, excluded = without_exclusions(request)
         request, cited, not_found = self.as_lookup(request)
-        absent = "" if cited or not not_found else f"No está en el corpus: {', '.join(not_found)}."
+        absent = "" if cited or not not_found else not_in_corpus_reason(not_found)
         plan = self.plan(request)
         timings: dict[str, float] = {}
 
@@ -128,7 +128,7 @@ class SearchService:
         elif found.unnamed:
             reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
         elif not narrowed:
-            reason = self.abstention.reason(plan, pool)
+            reason = self.abstention.reason(plan, pool, vector)
         elif not pool and plan.route == "date_sorted":  # "la primera tesis de la Quinta Época"
             reason = NOTHING_UNDER_FILTERS
         if reason == NOTHING_UNDER_FILTERS and not self.corpus.holds_tesis():
