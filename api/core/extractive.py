@@ -158,7 +158,7 @@ _MID_SENTENCE = re.compile(r"^(?:[a-záéíóúñü]|[,;:.)\]]|[^\s(\[]*[)\]])")
 
 
 # A list item's marker is a sentence's start: "A) La autoridad…", "II) …", "1) …", "b) …".
-_ENUMERATOR = re.compile(r"^(?:[A-Za-z]|[IVXLC]+|\d{1,2})[).]\s")
+_ENUMERATOR = re.compile(r"^(?:[A-Z]|[IVXLC]+|\d{1,2})[).]\s")
 
 
 def _starts_mid_sentence(sentence: str) -> bool:

@@ -499,3 +499,6 @@ def test_a_list_item_is_quoted_from_its_marker() -> None:
     hit = make_hit(1, 0, "A) El plazo para interponer la revisión es de diez días.")
     text = extractive_answer("¿Cuál es el plazo para interponer la revisión?", refs_for(hit))
     assert "«A) El plazo para interponer la revisión es de diez días.»" in text
+    # a lower-case item goes on a sentence begun before it: not quoted from there
+    item = make_hit(2, 0, "b) que el plazo para interponer la revisión no haya vencido.")
+    assert "b) que" not in extractive_answer("¿Cuál es el plazo de la revisión?", refs_for(item))
