@@ -704,3 +704,21 @@ def test_a_store_can_bring_its_own_null_questions(bundled: Services) -> None:
 def test_null_questions_must_be_questions() -> None:
     with pytest.raises(ValueError, match="VIGENCIA_NULL_QUESTIONS: es needs at least one"):
         Settings(null_questions={"es": ["  "]})
+
+
+def test_a_chat_s_references_include_the_criterion_a_discard_names(bundled: Services) -> None:
+    """A reviewer's find: the rule saw the search page (15 passages), the chat showed 5
+    references, and 252011 was set aside for 2008789, which none of them was."""
+    question = (
+        "En mi amparo el juez llamó como parte contraria a una empresa que yo ni mencioné. "
+        "¿Puedo impugnar esa decisión con un recurso de queja?"
+    )
+    data = run_query(
+        bundled,
+        """query C($input: ChatInput!) { chat(input: $input) { ... on ChatPayload {
+          references { registro } discarded { registro newer } } } }""",
+        input={"question": question},
+    )["chat"]
+    newer = [d["newer"] for d in data["discarded"] if d["newer"]]
+    assert newer, "the case needs a tesis set aside for a newer one"
+    assert set(newer) <= {r["registro"] for r in data["references"]}

@@ -247,3 +247,4 @@ class Discarded:
     hit: Hit
     code: str
     reason: str
+    newer: int | None = None  # the registro of the newer criterion on its point (same-point rule)

@@ -102,6 +102,20 @@ def all_predate(refs: Sequence[Reference], year: int = MODERN_YEAR) -> bool:
     return bool(refs) and all(ref.anio < year for ref in refs)
 
 
+def with_replacements(hits: Sequence[Hit], newer: Sequence[int], max_references: int) -> list[Hit]:
+    """``hits`` cut to the tesis that ``consolidate`` will number, making room, at the end, for
+    the ``newer`` criteria an old tesis was set aside for: a discard names one the reader sees.
+    """
+    order = list(dict.fromkeys(h.registro for h in hits))
+    shown = order[:max_references]
+    missing = [r for r in dict.fromkeys(newer) if r in order and r not in shown]
+    if not missing:
+        return list(hits)
+    missing = missing[:max_references]
+    kept = set(shown[: max_references - len(missing)]) | set(missing)
+    return [h for h in hits if h.registro in kept]
+
+
 def consolidate(hits: Sequence[Hit], max_references: int = 5) -> list[Reference]:
     """Group ranked chunk hits by registro, in order of first appearance, numbered 1..N.
 

@@ -286,5 +286,5 @@ def _page(
             f"{verdict.reason}; criterio posterior sobre el mismo punto: "
             f"registro {newer.registro} ({newer.passage.anio})"
         )
-        discarded.append(Discarded(hit, verdict.code, reason))
+        discarded.append(Discarded(hit, verdict.code, reason, newer.registro))
     return kept, discarded

@@ -148,6 +148,10 @@ class DiscardedHit:
     tipo: str
     code: str = strawberry.field(description="PRE_REFORM, PRE_NOVENA or SUPERSEDED.")
     reason: str
+    newer: int | None = strawberry.field(
+        description="The registro of the newer criterion on its point, on the page (PRE_REFORM "
+        "and PRE_NOVENA); a chat's references include it."
+    )
     similarity: float
     final_score: float
     hit: SearchHit
@@ -159,6 +163,7 @@ class DiscardedHit:
             d.hit.passage,
             code=d.code,
             reason=d.reason,
+            newer=d.newer,
             similarity=d.hit.score.similarity,
             final_score=d.hit.score.final_score,
             hit=SearchHit.from_core(d.hit),

@@ -15,6 +15,7 @@ from api.core.references import (
     consolidate,
     with_all_chunks,
     with_record,
+    with_replacements,
 )
 from api.embeddings.base import Embedder
 from api.errors import InvalidRequest, argument_names
@@ -82,7 +83,9 @@ class ChatService:
                 )
             )
         log_rerank(request.question, result)
-        refs = consolidate([h for h in result.hits if h.on_topic], max_refs)
+        newer = [d.newer for d in result.discarded if d.newer is not None]
+        on_topic = with_replacements([h for h in result.hits if h.on_topic], newer, max_refs)
+        refs = consolidate(on_topic, max_refs)
         log_references(request.question, refs)
         records = self.search.store.get_tesis([r.registro for r in refs]) if refs else {}
         refs = [with_record(r, records.get(r.registro)) for r in refs]

@@ -5,7 +5,13 @@ from datetime import date
 import pytest
 
 from api.core.models import Chunk, Validity
-from api.core.references import Reference, all_predate, consolidate, with_all_chunks
+from api.core.references import (
+    Reference,
+    all_predate,
+    consolidate,
+    with_all_chunks,
+    with_replacements,
+)
 from tests.fakes import make_hit, three_tesis_hits
 
 SUPERADA = Validity("superada", por_registro=2006225, desde=date(2014, 4, 28))
@@ -108,3 +114,14 @@ def test_with_all_chunks_fills_in_unretrieved_fragments() -> None:
     assert [f.text for f in full.fragments] == ["inicio", "medio", "fin"]
     assert [f.similarity for f in full.fragments] == [0.0, 0.7, 0.0]
     assert full.chunk_count == 1  # still what retrieval found
+
+
+def test_the_references_make_room_for_the_criterion_an_old_tesis_was_set_aside_for() -> None:
+    """A reviewer's find: a chat showed 5 references and its discard named a newer criterion
+    ranked 7th, which the reader never saw."""
+    hits = [make_hit(r, 0, f"texto {r}") for r in (1, 2, 3, 4, 5, 6, 7)]
+    refs = consolidate(with_replacements(hits, [7], 5), 5)
+    assert [r.registro for r in refs] == [1, 2, 3, 4, 7]
+    # already shown, or not on the page at all: nothing moves
+    assert with_replacements(hits, [2], 5) == hits
+    assert with_replacements(hits, [99], 5) == hits
