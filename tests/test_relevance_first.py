@@ -722,3 +722,14 @@ def test_a_chat_s_references_include_the_criterion_a_discard_names(bundled: Serv
     newer = [d["newer"] for d in data["discarded"] if d["newer"]]
     assert newer, "the case needs a tesis set aside for a newer one"
     assert set(newer) <= {r["registro"] for r in data["references"]}
+
+
+def test_a_date_order_that_the_threshold_emptied_says_so(bundled: Services) -> None:
+    """A reviewer's find: with a threshold and no filter, a date order said "No hay tesis que
+    cumplan los filtros"."""
+    data = search(
+        bundled,
+        query="la tesis más reciente sobre la suspensión del acto reclamado",
+        threshold=0.95,
+    )
+    assert data["abstained"] and "similitud mínima (0.95)" in data["abstainReason"]

@@ -157,8 +157,9 @@ def _shouting(sentence: str) -> bool:
 _MID_SENTENCE = re.compile(r"^(?:[a-záéíóúñü]|[,;:.)\]]|[^\s(\[]*[)\]])")
 
 
-# A list item's marker is a sentence's start: "A) La autoridad…", "II) …", "1) …", "b) …".
-_ENUMERATOR = re.compile(r"^(?:[A-Z]|[IVXLC]+|\d{1,2})[).]\s")
+# A list item's marker before a capital is a sentence's start ("A) La autoridad…", "II) El…",
+# "1) Que…"); "1) disponibilidad, …" or "b) que…" goes on a sentence begun before it.
+_ENUMERATOR = re.compile(r"^(?:[A-Z]|[IVXLC]+|\d{1,2})[).]\s+[A-ZÁÉÍÓÚÑ«\"]")
 
 
 def _starts_mid_sentence(sentence: str) -> bool:

@@ -185,6 +185,14 @@ KNOWN_TERMS = 4
 KNOWN_SHARE = 0.4
 
 
+def below_threshold_reason(threshold: float) -> str:
+    """Why nothing answers when the least cosine asked for left no candidate."""
+    return (
+        f"Ningún documento alcanza la similitud mínima ({threshold:.2f}): "
+        "pruebe con un umbral menor."
+    )
+
+
 def null_language(language: Language) -> str:
     """Which null set calibrates a question: English ones for English and mixed questions."""
     return "en" if language in ("en", "mixed") else "es"
@@ -214,10 +222,7 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         if signals.nothing_under_filters:
             return NOTHING_UNDER_FILTERS
         if signals.threshold:
-            return (
-                f"Ningún documento alcanza la similitud mínima ({signals.threshold:.2f}): "
-                "pruebe con un umbral menor."
-            )
+            return below_threshold_reason(signals.threshold)
         return f"Ninguna palabra de la pregunta aparece en {searched}."
     if not signals.matched and signals.language == "unknown":  # no word of any language
         return f"Ninguna palabra de la pregunta aparece en {searched}."

@@ -502,3 +502,6 @@ def test_a_list_item_is_quoted_from_its_marker() -> None:
     # a lower-case item goes on a sentence begun before it: not quoted from there
     item = make_hit(2, 0, "b) que el plazo para interponer la revisión no haya vencido.")
     assert "b) que" not in extractive_answer("¿Cuál es el plazo de la revisión?", refs_for(item))
+    # nor a marked one whose words go on in lower case (the chunker cut at ";" before it)
+    item = make_hit(3, 0, "1) que el plazo para interponer la revisión no haya vencido.")
+    assert "1) que" not in extractive_answer("¿Cuál es el plazo de la revisión?", refs_for(item))

@@ -17,6 +17,7 @@ from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import (
     NOTHING_UNDER_FILTERS,
     NOTHING_UNDER_FILTERS_RECORDS,
+    below_threshold_reason,
     gate_values,
     unnamed_topic_reason,
 )
@@ -130,7 +131,11 @@ class SearchService:
         elif not narrowed:
             reason = self.abstention.reason(plan, pool, vector)
         elif not pool and plan.route == "date_sorted":  # "la primera tesis de la Quinta Época"
-            reason = NOTHING_UNDER_FILTERS
+            reason = (
+                below_threshold_reason(plan.threshold)
+                if plan.threshold and not self.nothing_under(request.filters)
+                else NOTHING_UNDER_FILTERS
+            )
         if reason == NOTHING_UNDER_FILTERS and not self.corpus.holds_tesis():
             reason = NOTHING_UNDER_FILTERS_RECORDS  # a news archive holds no tesis
         if reason is not None:
