@@ -29,7 +29,7 @@ from api.errors import EmbedderError
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
 from api.services.search.retrieval import Retrieval
-from api.store.base import ListQuery, VectorQuery, VectorStore
+from api.store.base import VectorQuery, VectorStore
 
 _log = logging.getLogger("vigencia.search")
 FLOOR_RECHECK_S = 30.0  # how stale the abstention floor's view of the store size may get
@@ -122,10 +122,17 @@ def _rubro_opening(rubro: str) -> frozenset[str]:
 class Abstention:
     """Whether a search abstains, against floors measured on one store."""
 
-    def __init__(self, store: VectorStore, embedder: Embedder, config: SearchConfig) -> None:
+    def __init__(
+        self,
+        store: VectorStore,
+        embedder: Embedder,
+        config: SearchConfig,
+        retrieval: Retrieval | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.config = config
+        self.retrieval = retrieval or Retrieval(store, config)  # the search's own, shared
         # language -> (checked at, store size, best null cosine): sizes are read at most every
         # FLOOR_RECHECK_S, not on every search (a COUNT over the store, or two Weaviate calls)
         self._floors: dict[str, tuple[float, tuple[int, int], float]] = {}
@@ -138,7 +145,6 @@ class Abstention:
         if plan.gate is None:
             return None
         filters = plan.request.filters
-        empty = not pool and filters != Filters()
         signals = QuerySignals(
             language=plan.language,
             terms=len(set(analyze(plan.lexical_query))),
@@ -150,7 +156,7 @@ class Abstention:
             known=_known_share(plan, pool),
             placeholder=reads_as_placeholder(plan.request.query),
             threshold=plan.threshold,
-            nothing_under_filters=empty and not self.store.list_tesis(ListQuery(filters, "ASC", 1)),
+            nothing_under_filters=not pool and self.retrieval.leaves_nothing(filters),
         )
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))
@@ -173,7 +179,7 @@ class Abstention:
         words alone come close to some tesis (a reviewer's find)."""
         if plan.route != "date_sorted" or not plan.topic:
             return False
-        named_by = Retrieval(self.store, self.config).naming_counts(vector, plan.request.filters)
+        named_by = self.retrieval.naming_counts(vector, plan.request.filters)
         if not all(named_by(term) for term in plan.topic):
             return False
         said = " ".join(topic_words(plan.request.query, plan.topic))

@@ -230,6 +230,11 @@ class Retrieval:
                 return pool
         return []
 
+    def leaves_nothing(self, filters: Filters) -> bool:
+        """Whether ``filters`` (some set) leave no tesis at all: then that, not the topic or the
+        threshold, is why nothing answers."""
+        return filters != Filters() and not self.store.list_tesis(ListQuery(filters, "ASC", 1))
+
     def dated_extremes(
         self,
         vector: Vectors,

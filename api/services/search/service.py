@@ -46,7 +46,7 @@ from api.services.search.ranking import (
 from api.services.search.request import SearchRequest
 from api.services.search.retrieval import Retrieval
 from api.services.search.rules import apply_rules, legal_materia
-from api.store.base import ListQuery, VectorQuery, VectorStore
+from api.store.base import VectorQuery, VectorStore
 
 
 class SearchService:
@@ -57,7 +57,7 @@ class SearchService:
         self.embedder = embedder
         self.config = config
         self.retrieval = Retrieval(store, config)
-        self.abstention = Abstention(store, embedder, config)
+        self.abstention = Abstention(store, embedder, config, self.retrieval)
         self.corpus = CorpusKind(store)
 
     def embed_query(self, text: str) -> Vectors:
@@ -212,7 +212,7 @@ class SearchService:
     def nothing_under(self, filters: Filters) -> bool:
         """Whether ``filters`` (some set) leave no tesis at all: then that, not the topic, is
         why nothing answers."""
-        return filters != Filters() and not self.store.list_tesis(ListQuery(filters, "ASC", 1))
+        return self.retrieval.leaves_nothing(filters)
 
     def as_lookup(
         self, request: SearchRequest
