@@ -627,6 +627,16 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     # named in the tesis' words through the lay terms: answered
     named = search(bundled, query="la primera tesis sobre correr a un trabajador", topK=3)
     assert not named["abstained"] and named["hits"][0]["rubro"].startswith("DESPIDO")
+    # each word named by some tesis, not all together ("pensión de alimentos de los hijos"
+    # against the rubros' "ALIMENTOS... PENSION"): a description, read by meaning, not
+    # "Ningún documento trata de «pensión alimentos hijos»"
+    described = search(
+        bundled,
+        query="¿Qué es lo más nuevo que ha dicho la Corte sobre la pensión de alimentos de los hijos?",
+        topK=3,
+    )
+    assert not described["abstained"], described["abstainReason"]
+    assert described["hits"][0]["rubro"].startswith("ALIMENTOS")
 
 
 def test_a_pasted_rubro_finds_its_tesis_lowercased_unaccented_and_cut(bundled: Services) -> None:

@@ -103,6 +103,18 @@ _COURT_SPOKE = re.compile(
 )  # on folded text
 # The country every tesis is of ("the latest ruling on strikes in Mexico", "Mexican courts"),
 # not a state's name ("el Código Penal del Estado de México").
+# Who said it, asked of the courts ("lo más nuevo que han dicho los jueces sobre...", "desde
+# cuándo dicen los tribunales que..."): the speaker, not the subject ("el juez de distrito").
+_SPEAKERS = r"(?:los|las|el|la)\s+(?:jueces|juezas|juez|jueza|tribunales|magistrados|ministros)"
+_SAYING = (
+    r"(?:han|ha|hayan|haya)\s+(?:dicho|resuelto|decidido|sostenido|establecido|determinado)"
+    r"|dicen|dijeron|dijo|resuelven|deciden|sostienen|opinan|piensan|consideran"
+)
+_SPEAKER_SAID = re.compile(
+    rf"\b(?:{_SAYING})\s+{_SPEAKERS}\b|\b{_SPEAKERS}\s+(?:{_SAYING})\b"
+)  # on folded text
+# What the asker must do, not the subject: "tener que agotar los recursos", "hay que pagar"
+_MUST = re.compile(r"\b(?:tener|tengo|tiene|tienes|tienen|tenemos|hay)\s+que\b")
 _COUNTRY = re.compile(r"\b(?:in|en)\s+mexico\b|\bmexican(?:o|a|os|as)?\b")  # on folded text
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de
@@ -142,7 +154,15 @@ def topic_terms(question: str, triggers: Sequence[str], records: bool = False) -
     }
     skip = DOCUMENT_NOUNS | FILLER | names | (RECORD_NOUNS if records else frozenset())
     asked = fold(with_names(question))
-    patterns = (_HOW_LONG, _WHOLE_DOCUMENT_NOUNS, _COURT_SPOKE, _COUNTRY, _POINTING)
+    patterns = (
+        _HOW_LONG,
+        _WHOLE_DOCUMENT_NOUNS,
+        _COURT_SPOKE,
+        _SPEAKER_SAID,
+        _MUST,
+        _COUNTRY,
+        _POINTING,
+    )
     for pattern in (*patterns, _RECORD_ARTICLES) if records else patterns:
         asked = pattern.sub(" ", asked)
     for trigger in triggers:

@@ -369,6 +369,28 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ("más antigua",),
             ["legiti", "amparo"],
         ),
+        # the courts who said it, and what the asker must do, are not the subject; a judge
+        # who is the subject is
+        (
+            "¿Qué es lo más nuevo que han dicho los jueces sobre el fraude?",
+            ("más nuevo",),
+            ["fraude"],
+        ),
+        (
+            "desde cuándo dicen los tribunales que procede el embargo",
+            ("desde cuándo",),
+            ["proced", "embarg"],
+        ),
+        (
+            "lo más reciente sobre tener que agotar los recursos antes del amparo",
+            ("más reciente",),
+            ["agotar", "recurs", "amparo"],
+        ),
+        (
+            "el criterio más reciente sobre los impedimentos del juez de distrito",
+            ("más reciente",),
+            ["impedi", "juez", "distri"],
+        ),
     ],
 )
 def test_topic_sets_aside_filler_platform_and_owners(
