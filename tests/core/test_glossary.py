@@ -1,0 +1,114 @@
+"""The English glossary against the bundled corpus: its Spanish is the tesis' own words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from api.core.glossary import GLOSSARY, coverage, translate_terms, translations, with_plurals
+from api.core.text import analyze, lemmas
+
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "tesis.jsonl"
+
+# Topics the bundled corpus has no tesis on, known so that "the first ruling on adoption"
+# abstains instead of dating the nearest tesis by meaning (af20d5d): their Spanish is right,
+# the corpus just never says it.
+NOT_IN_THE_CORPUS = frozenset({"usucapión", "paternidad", "adopción", "educación", "tortura"})
+
+
+@pytest.fixture(scope="module")
+def corpus_terms() -> tuple[set[str], set[str]]:
+    """The ``analyze`` and ``lemmas`` terms of every rubro and text of the bundled corpus."""
+    stems: set[str] = set()
+    singular: set[str] = set()
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        text = f"{record['rubro']} {record['texto']}"
+        stems.update(analyze(text))
+        singular.update(lemmas(text))
+    return stems, singular
+
+
+def test_every_spanish_word_of_the_glossary_is_in_the_corpus(
+    corpus_terms: tuple[set[str], set[str]],
+) -> None:
+    """BM25 and a date order's topic find a tesis by the words it uses: a typo or a word the
+    tesis never write ("profeco") translates a question into nothing."""
+    stems, singular = corpus_terms
+    missing = {
+        f"{phrase}: {word}"
+        for phrase, spanish in GLOSSARY.items()
+        for word in spanish.replace("|", " ").split()
+        if word not in NOT_IN_THE_CORPUS
+        and not (set(analyze(word)) <= stems and set(lemmas(word)) <= singular)
+    }
+    assert not missing, sorted(missing)
+
+
+def test_the_words_known_absent_are_still_absent(corpus_terms: tuple[set[str], set[str]]) -> None:
+    """Once the corpus names one of them it leaves the exemption (and its topics answer)."""
+    stems, _ = corpus_terms
+    assert not {w for w in NOT_IN_THE_CORPUS if set(analyze(w)) <= stems}
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        ("the earliest ruling on likelihood of confusion between trademarks", "confusión"),
+        ("are these marks confusingly similar?", "semejanza en grado de confusión"),
+        ("latest case law on child support and spousal support", "pensión alimenticia"),
+        ("expiry of assessment powers of the tax authority", "caducidad facultades"),
+        ("grounds of violation in a direct amparo", "conceptos de violación"),
+        ("the aggrieved third party in amparo", "tercero perjudicado"),
+        ("first ruling on the principle of finality", "definitividad"),
+        ("lapse of the proceedings for inactivity", "caducidad de la instancia"),
+        ("the Christmas bonus of state employees", "aguinaldo"),
+        ("state employees", "trabajadores al servicio del estado"),
+        ("is a trust employee entitled to reinstatement?", "trabajadores de confianza"),
+        ("deemed admission of the defendant", "confesión ficta"),
+        ("endorsement for collection of a promissory note", "endosatario en procuración"),
+        ("right of first refusal of the tenant", "derecho del tanto"),
+        ("abandonment of the marital home as grounds for divorce", "domicilio conyugal"),
+        ("the mixed agrarian commission", "comisión agraria mixta"),
+        ("suspended sentence", "condena condicional"),
+        ("embezzlement by a public official", "peculado"),
+        ("social security contributions and constitutive capital", "capital constitutivo"),
+        ("descriptive marks", "denominaciones descriptivas"),
+    ],
+)
+def test_the_corpus_s_frequent_heads_have_their_english_names(english: str, spanish: str) -> None:
+    assert spanish in translate_terms(english)
+
+
+def test_a_head_s_readings_are_each_a_topic_the_tesis_name() -> None:
+    assert translations("likelihood of confusion") == [
+        "confusión",
+        "semejanza en grado de confusión",
+    ]
+    assert translations("statute of limitations on surety bonds") == [
+        "prescripción fianzas",
+        "prescripción fianza",
+    ]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do I need a license to fly a drone?",
+        "How do I register a cryptocurrency?",
+        "what is the best pizza in naples",
+        "Which era of the Court first held that the amparo was available?",
+    ],
+)
+def test_everyday_english_stays_unknown(question: str) -> None:
+    """No entry for words of no specific legal meaning: the abstention reads a question the
+    glossary knows half of as understood."""
+    assert coverage(question) < 0.5
+
+
+def test_every_entry_and_its_plural_is_lowercase_and_reads_something() -> None:
+    table = with_plurals(GLOSSARY)
+    assert all(phrase == phrase.lower() for phrase in table)
+    assert all(translate_terms(phrase) for phrase in table)
