@@ -58,7 +58,7 @@ NOT_ANSWERABLE = [
     "Do I need a license to fly a drone?",  # the glossary knows "license" only: no rescue
     # first/latest over a topic no document names: not the nearest tesis by meaning, dated
     "el primer criterio sobre teletrabajo",
-    "What was the first ruling on adverse possession?",  # known whole: prescripción positiva
+    "What was the first ruling on torture?",  # known whole: tortura, which no tesis names
     # database statements: "tesis" and "anio" had reached the English floor
     "SELECT * FROM tesis WHERE anio > 2020",
     "'; DROP TABLE tesis; --",
@@ -136,6 +136,9 @@ def test_nonsense_and_off_corpus_questions_abstain_in_search_and_chat(
         "Profeco",
         "PEMEX",  # its name is further on in a rubro: "... CORRESPONDE A PETROLEOS MEXICANOS"
         "interés legítimo: ¿cuál es la tesis vigente?",
+        # the tesis say "prescripción adquisitiva" (a helper's find: the glossary had only
+        # "prescripción positiva | usucapión", and this abstained)
+        "What was the first ruling on adverse possession?",
     ],
 )
 def test_real_questions_do_not_abstain(bundled: Services, question: str) -> None:

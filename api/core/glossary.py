@@ -264,7 +264,7 @@ GLOSSARY: dict[str, str] = {
     "property": "propiedad | inmueble",
     "real estate": "inmueble",
     "possession": "posesión",
-    "adverse possession": "prescripción positiva | usucapión",
+    "adverse possession": "prescripción adquisitiva | prescripción positiva | usucapión",
     "ownership": "propiedad | dominio",
     "inheritance": "herencia | sucesión",
     "will": "testamento",
