@@ -77,7 +77,8 @@ _WHOLE_DOCUMENT_NOUNS = re.compile(
     r"\b(?:positions?|repositor(?:y|ies|io|ios)|authors?|autor(?:es)?)\b"  # on folded text
     r"|\bposturas?\b(?!\s+legal)"  # "la postura más nueva", not an auction's "postura legal"
     # "el registro más reciente", not "el registro de sindicatos" or "el registro sindical"
-    r"|\bregistros?\b(?!\s+(?:de|del|sindical(?:es)?|marcario|civil|publico|agrario)\b)"
+    r"|\bregistros?\b(?!\s+(?:de|del|sindical(?:es)?|marcario|civil|publico|agrario|laboral"
+    r"|sindicatos?|marcas?)\b)"
 )
 # Words around the topic that only point at it: a relative clause ("la tesis más nueva que
 # hable de...", "la más antigua que tienen"), "en materia de" before it, an idiom ("la última
@@ -87,8 +88,8 @@ _POINTING = re.compile(
     r"tengan?|tienen?|tenemos|hay|haya|existan?|exista)\b"
     r"|\ben\s+(?:la\s+)?materias?\s+de\b|\bultima\s+palabra\b|\ben\s+torno\s+al?\b"
     r"|\bcase\s+law\b"
-    # the crime named is the subject: "el delito de fraude" is "fraude"
-    r"|\bdelitos?\s+de\b"
+    # the crime named is the subject: "el delito de fraude" is "fraude", "the crime of fraud"
+    r"|\bdelitos?\s+de\b|\b(?:crimes?|offen[cs]es?)\s+of\b"
     # asking for the topic, not a subject: "la legitimación para pedir amparo"
     r"|\bpara\s+(?:pedir|solicitar|promover|interponer|tramitar|presentar)\b"
     r"|\b(?:los\s+)?anos\s+(?:veinte|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)\b"
@@ -177,6 +178,12 @@ def topic_terms(question: str, triggers: Sequence[str], records: bool = False) -
     # a year dates the answer, it is no subject (an article's number is)
     terms = (t for t in lemmas(without_years(asked)) if t not in skip)
     return list(dict.fromkeys(terms))
+
+
+def without_pointing(question: str) -> str:
+    """``question`` folded, less the words that only point at its topic ("the crime of fraud"
+    is "fraud"): what its glossary readings are read from."""
+    return _POINTING.sub(" ", fold(question))
 
 
 def name_candidates(question: str) -> set[str]:

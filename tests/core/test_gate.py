@@ -202,6 +202,13 @@ def test_an_english_topic_is_read_in_spanish_only_when_the_glossary_knows_it_who
         SearchConfig(),
     )
     assert partly.topic and partly.translated_topics == ()
+    # the crime named is the subject, in English as in Spanish; a union's registro is one
+    for question, reading in (
+        ("What is the latest ruling on the crime of fraud?", ("fraude",)),
+        ("the earliest ruling on the registration of labor unions", ("regist", "sindic")),
+    ):
+        plan = make_plan(SearchRequest(query=question), SearchConfig())
+        assert plan.translated_topics == (reading,), question
 
 
 def test_phrases_get_the_plural_of_their_last_word() -> None:
@@ -357,6 +364,7 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
         ("which repo has the oldest last push?", ("oldest",), []),
         # the crime is the subject; a registro is one when something is registered
         ("la tesis más reciente sobre el delito de fraude", ("más reciente",), ["fraude"]),
+        ("the latest ruling on the crime of fraud", ("latest",), ["fraud"]),
         (
             "la tesis más antigua sobre el registro de sindicatos",
             ("más antigua",),

@@ -18,7 +18,7 @@ from api.core.scoring import Profile
 from api.core.search_defaults import RulesMode
 from api.core.search_result import Route
 from api.core.text import lemmas, without_question_words
-from api.core.topic import topic_terms
+from api.core.topic import topic_terms, without_pointing
 from api.core.weight_policy import effective_recency_weight
 from api.services.search.config import SearchConfig
 from api.services.search.request import SearchRequest
@@ -106,7 +106,7 @@ def make_plan(request: SearchRequest, cfg: SearchConfig, records: bool = False) 
         # "recursos ... amparo" would lose "exhausted" and name any recurso
         asked = without_phrases(request.query, named.phrases)  # "Supreme Court" is a filter
         if topic and coverage(asked, set(topic)) == 1.0:
-            translated_topics = _topics(translations(asked))
+            translated_topics = _topics(translations(without_pointing(asked)))
     elif temporal.kind:  # "tiempo extraordinario"
         translated_topics = _topics(legal_readings(without_phrases(request.query, named.phrases)))
     names = spelled_out(request.query)  # "CFE": the tesis write "Comisión Federal de ..."
