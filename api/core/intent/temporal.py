@@ -62,7 +62,9 @@ def _words(text: str) -> frozenset[str]:
 _PAST_OF_COURTS = _words(
     "resolvio, resolvieron, publico, publicaron, dicto, dictaron, emitio, emitieron, "
     "sostuvo, sostuvieron, establecio, establecieron, decidio, decidieron, salio, salieron, "
-    "aprobo, aprobaron, surgio, surgieron, sustento, sustentaron, reconocio, reconocieron"
+    "aprobo, aprobaron, surgio, surgieron, sustento, sustentaron, reconocio, reconocieron, "
+    "pronuncio, pronunciaron, determino, determinaron, dijo, dijeron, interpreto, "
+    "interpretaron, definio, definieron, fijo, fijaron, sento, sentaron, integro, integraron"
 )
 
 
