@@ -62,9 +62,27 @@ ACRONYMS: dict[str, str] = {
     "LFPCA": "Ley Federal de Procedimiento Contencioso Administrativo",
     "DOF": "Diario Oficial de la Federación",
     "RFC": "Registro Federal de Contribuyentes",
+    "LFTSE": "Ley Federal de los Trabajadores al Servicio del Estado",
+    "LGTOC": "Ley General de Títulos y Operaciones de Crédito",
+    "LGSM": "Ley General de Sociedades Mercantiles",
+    "CFPP": "Código Federal de Procedimientos Penales",
+    "CPF": "Código Penal Federal",
+    "CCF": "Código Civil Federal",
+    "TSJ": "Tribunal Superior de Justicia",
+    "PTU": "participación de los trabajadores en las utilidades",
+    "SRA": "Secretaría de la Reforma Agraria",
+    "RAN": "Registro Agrario Nacional",
+    "TSA": "Tribunal Superior Agrario",
+    "TUA": "Tribunal Unitario Agrario",
+    "DIF": "Desarrollo Integral de la Familia",
+    "COFEPRIS": "Comisión Federal para la Protección contra Riesgos Sanitarios",
+    "SAR": "Sistema de Ahorro para el Retiro",
+    "AFORE": "Administradora de Fondos para el Retiro",
 }
 # Acronyms that are also words in lower case: expanded only when written in capitals.
-_ALSO_WORDS = frozenset({"SAT", "SEP", "INE", "MP", "SRE", "IVA", "DOF", "IFE"})
+_ALSO_WORDS = frozenset(
+    {"SAT", "SEP", "INE", "MP", "SRE", "IVA", "DOF", "IFE", "RAN", "TUA", "SAR", "CPF"}
+)
 
 _CAPITALS = re.compile(r"\b(?:" + "|".join(sorted(ACRONYMS, key=len, reverse=True)) + r")\b")
 _LOWER = re.compile(  # and capitalized: "Profeco", "Pemex", "Infonavit"

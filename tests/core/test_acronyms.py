@@ -28,6 +28,18 @@ from api.services.search.request import SearchRequest
         ("Is the CFE an authority?", ["Comisión Federal de Electricidad"]),
         ("Profeco", ["Procuraduría Federal del Consumidor"]),  # capitalized, as often written
         ("la Corte IDH", ["Interamericana de Derechos Humanos"]),
+        # the laws and bodies of the corpus's labour, commercial and agrarian tesis
+        (
+            "¿Me toca PTU si me despidieron?",
+            ["participación de los trabajadores en las utilidades"],
+        ),
+        (
+            "la LFTSE y el ISSSTE",
+            [
+                "Ley Federal de los Trabajadores al Servicio del Estado",
+                "Instituto de Seguridad y Servicios Sociales de los Trabajadores del Estado",
+            ],
+        ),
     ],
 )
 def test_acronyms_are_spelled_out_once_each(question: str, names: list[str]) -> None:
@@ -39,6 +51,7 @@ def test_acronyms_are_spelled_out_once_each(question: str, names: list[str]) -> 
     [
         "el sat de la sep",  # lower-case acronyms that are also words stay words
         "la iva y el mp",
+        "la ran y el sar",
         "CFEs y SCJNX",  # whole words only
         "",
     ],
