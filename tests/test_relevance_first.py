@@ -15,6 +15,7 @@ import pytest
 from api.app import warm_up
 from api.core.gate import NULL_QUESTIONS
 from api.core.models import Filters
+from api.core.text import lemmas
 from api.embeddings.base import TextKind, Vectors
 from api.errors import EmbedderError, StoreError
 from api.ingest.generic import GenericFields
@@ -22,6 +23,7 @@ from api.ingest.pipeline import ingest
 from api.services.chat import ChatRequest
 from api.services.container import Services
 from api.services.search import SearchConfig, SearchRequest, SearchService, rules
+from api.services.search.retrieval import NAMED_PAGE, Retrieval
 from api.settings import Settings
 from api.store.base import ListQuery, VectorQuery
 from api.store.embedded import EmbeddedStore
@@ -539,6 +541,33 @@ def test_each_retriever_is_asked_for_the_page_times_oversample_at_least_50(
     assert {("vector", 100), ("lexical", 100)} <= limits(SUSPENSION, 20)
     described = "¿Cuál fue el primer criterio sobre la suspensión contra una orden de aprehensión dictada en un proceso penal?"
     assert {("vector", 100), ("lexical", 100)} <= limits(described, 10)
+
+
+def test_whether_a_term_is_named_reads_a_short_page(bundled: Services) -> None:
+    """A date order's abstention check asks only whether some tesis names each topic term: a
+    page of ``NAMED_PAGE`` answers as the whole ``TOPIC_POOL`` did (19 -> 2 ms a check)."""
+
+    class RecordingStore:
+        def __init__(self, inner: object) -> None:
+            self.inner, self.limits = inner, []  # type: list[int]
+
+        def lexical_search(self, text: str, vector: object, filters: object, limit: int) -> object:
+            self.limits.append(limit)
+            return self.inner.lexical_search(text, vector, filters, limit)  # type: ignore[attr-defined]
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+    store = RecordingStore(bundled.store)
+    retrieval = Retrieval(store, bundled.search.config)  # type: ignore[arg-type]
+    vector = bundled.search.embed_query("la tesis más antigua sobre las costas")
+    for term in ("costa", "huelga", "sobreseimiento", "teletrabajo", "homoparental"):
+        [term] = lemmas(term)
+        store.limits.clear()
+        named = retrieval.names(vector, Filters(), term)
+        assert store.limits == [NAMED_PAGE], term
+        assert named == bool(retrieval.topic_pool(vector, Filters(), (term,))), term
+        assert named == (term not in {"teletr", "homopa"}), term
 
 
 @pytest.mark.parametrize(

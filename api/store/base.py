@@ -143,6 +143,11 @@ class VectorStore(Protocol):
         """(tesis, chunks) stored."""
         ...
 
+    def generation(self) -> int:
+        """A number that changes whenever tesis are written or deleted: what caches of the
+        stored content (the court names a filter is matched against) are keyed on."""
+        ...
+
     def delete(self, registros: Sequence[int]) -> int:
         """Remove tesis and their chunks; returns how many tesis were removed."""
         ...

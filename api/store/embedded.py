@@ -345,6 +345,12 @@ class EmbeddedStore:
             chunks = self._db.execute("SELECT COUNT(*) FROM chunk").fetchone()[0]
         return tesis, chunks
 
+    def generation(self) -> int:
+        """The file's write generation, bumped in every commit that writes or deletes tesis,
+        by this process or another."""
+        with self._file.guard("generation"):
+            return int(self._db.execute("SELECT generation FROM store_state").fetchone()[0])
+
     def health(self) -> dict[str, str]:
         """Degraded, naming the cause, when the file is gone or replaced, when the latest write
         failed (read-only, disk full...) or when the database cannot be read."""

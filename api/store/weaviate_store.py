@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
+from time import monotonic
 from typing import Any
 
 import numpy as np
@@ -60,6 +62,7 @@ logger = logging.getLogger(__name__)
 _PAGE = 200  # registros per request when fetching or deleting by registro
 _INSERT_BATCH = 500  # objects per insert_many call
 CLAVE_CANDIDATES = 20  # tesis whose clave has all the words of a cited one (then compared)
+GENERATION_TICK_S = 30.0  # how late ``generation`` may see another process's writes
 
 
 def _vendor_errors(action: str) -> AbstractContextManager[None]:
@@ -93,6 +96,8 @@ class WeaviateStore(WeaviateResource):
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
         self.dim = dim
+        self._writes = 0  # this process's writes and deletes of tesis
+        self._writes_lock = threading.Lock()
 
     # --- connection
 
@@ -162,7 +167,7 @@ class WeaviateStore(WeaviateResource):
             for entry in entries
             for chunk, row in zip(entry.chunks, entry.vectors, strict=True)
         ]
-        with _vendor_errors("upsert"):
+        with self._written(), _vendor_errors("upsert"):
             for page in _pages(registros):  # a tesis may now have fewer chunks
                 chunks.data.delete_many(where=registros_filter(page))
             errors, failed = self._insert(chunks, chunk_objects)
@@ -184,7 +189,7 @@ class WeaviateStore(WeaviateResource):
     def delete(self, registros: Sequence[int]) -> int:
         """Remove tesis and their chunks (validity notes stay); returns tesis removed."""
         removed = 0
-        with _vendor_errors("delete"):
+        with self._written(), _vendor_errors("delete"):
             chunks, tesis = self._collection(CHUNK), self._collection(TESIS)
             for page in _pages(registros):
                 chunks.data.delete_many(where=registros_filter(page))
@@ -363,5 +368,20 @@ class WeaviateStore(WeaviateResource):
             n_tesis = tesis.aggregate.over_all(total_count=True).total_count
             n_chunks = chunks.aggregate.over_all(total_count=True).total_count
         return n_tesis or 0, n_chunks or 0
+
+    def generation(self) -> int:
+        """This process's writes, plus one every ``GENERATION_TICK_S``: Weaviate keeps no
+        write counter, so another process's writes are seen within that (no server call)."""
+        with self._writes_lock:
+            return self._writes + int(monotonic() // GENERATION_TICK_S)
+
+    @contextmanager
+    def _written(self) -> Iterator[None]:
+        """Count a write when it ends, failed or not: some of it may have been stored."""
+        try:
+            yield
+        finally:
+            with self._writes_lock:
+                self._writes += 1
 
     # --- lifecycle

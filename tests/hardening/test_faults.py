@@ -113,6 +113,10 @@ class FlakyStore:
         self._enter("count")
         return self.inner.count()
 
+    def generation(self) -> int:
+        self._enter("generation")
+        return self.inner.generation()
+
     def delete(self, registros: Sequence[int]) -> int:
         self._enter("delete")
         return self.inner.delete(registros)

@@ -97,6 +97,19 @@ class StoreContract:
             ),
         ]
 
+    def test_generation_changes_with_every_write(
+        self, store: VectorStore, corpus: list[TesisEntry]
+    ) -> None:
+        # caches of the stored content (the court names) are keyed on it
+        seen = [store.generation()]
+        store.upsert(corpus[:1])
+        seen.append(store.generation())
+        store.upsert(corpus[:1])  # the same tesis again, as a reload writes it
+        seen.append(store.generation())
+        store.delete([corpus[0].tesis.registro])
+        seen.append(store.generation())
+        assert len(set(seen)) == len(seen)
+
     def test_empty_store_counts_zero(self, store: VectorStore) -> None:
         assert store.count() == (0, 0)
         assert store.vector_search(VectorQuery(unit(1, 0, 0, 0), Filters(), 5)) == []

@@ -21,7 +21,7 @@ from api.errors import StoreError
 from api.store.base import ListQuery, VectorQuery
 from api.store.weaviate_connection import WeaviateTarget
 from api.store.weaviate_schema import _to_passage, _to_tesis, chunk_object, tesis_object
-from api.store.weaviate_store import WeaviateStore
+from api.store.weaviate_store import GENERATION_TICK_S, WeaviateStore
 from tests.store.conftest_weaviate import (
     RecordingWeaviate,
     floats,
@@ -372,6 +372,21 @@ def test_upsert_replaces_chunks_and_collects_per_object_errors(store, grpc_mock)
     assert [o.uuid for o in tesis.objects] == [generate_uuid5("100")]
     assert tesis.objects[0].properties.non_ref_properties["fingerprint"] == "v1"
     assert all(leaves(r.filters) == {("registro", "CONTAINS_ANY"): [200]} for r in cleanup)
+
+
+def test_generation_counts_this_process_s_writes_and_the_clock(store, monkeypatch) -> None:
+    # Weaviate keeps no write counter: another process's writes are seen within a tick
+    now = [1000.0]
+    monkeypatch.setattr("api.store.weaviate_store.monotonic", lambda: now[0])
+    seen = [store.generation()]
+    assert store.generation() == seen[0]  # no server call, no change
+    store.upsert([entry(1, 2000, [unit(1, 0, 0, 0)])])
+    seen.append(store.generation())
+    store.delete([1])
+    seen.append(store.generation())
+    now[0] += GENERATION_TICK_S
+    seen.append(store.generation())
+    assert seen == sorted(set(seen))
 
 
 def test_a_batch_where_everything_fails_is_reported_not_raised(store, grpc_mock) -> None:

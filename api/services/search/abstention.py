@@ -179,8 +179,8 @@ class Abstention:
         words alone come close to some tesis (a reviewer's find)."""
         if plan.route != "date_sorted" or not plan.topic:
             return False
-        named_by = self.retrieval.naming_counts(vector, plan.request.filters)
-        if not all(named_by(term) for term in plan.topic):
+        named = self.retrieval.term_naming(vector, plan.request.filters)  # a page a term
+        if not all(named(term) for term in plan.topic):
             return False
         said = " ".join(topic_words(plan.request.query, plan.topic))
         return self._reaches_floor(said, plan.language, plan.request.filters, len(plan.topic))

@@ -29,6 +29,9 @@ MIN_POOL = 50
 MIN_DATED_POOL = 100
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
 TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
+# Chunks read first to tell whether any names a term: BM25 ranks those naming it in their
+# rubro or opening high, so a named term is found here (see ``Retrieval.names``).
+NAMED_PAGE = 20
 MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
 # A document names a topic it is about in its rubro or its opening words; one naming it only
 # further down mentions it in passing ("informe justificado" in a tesis on detentions).
@@ -139,7 +142,7 @@ class Retrieval:
         own = [topic]
         english = plan.language in ("en", "mixed")
         groups = [readings, own] if english else [own, readings]
-        named_by = self.naming_counts(vector, filters)
+        named_by = self.term_naming(vector, filters)
         for topics in self._stages(groups, named_by):
             # the documents naming any reading ("dismissal": sobreseimiento or despido)
             pool = merge_candidates(*(self.topic_pool(vector, filters, t) for t in topics))
@@ -185,29 +188,33 @@ class Retrieval:
     ) -> list[Candidate]:
         """Every chunk of the filtered set that names the topic, its terms close together or
         its rubro headed by it (BM25 finds them)."""
+        found = self._topic_hits(vector, filters, topic, TOPIC_POOL)
+        return [c for c in found if _names(c, topic)]
+
+    def _topic_hits(
+        self, vector: Vectors, filters: Filters, topic: tuple[str, ...], limit: int
+    ) -> list[Candidate]:
         forms = " ".join(form for term in topic for form in indexed_forms(term))
-        found = self.store.lexical_search(forms, vector, filters, TOPIC_POOL)
-        return [
-            c
-            for c in found
-            if names_topic(opening(c), topic) or heads_topic(c.passage.rubro, topic)
-        ]
+        return self.store.lexical_search(forms, vector, filters, limit)
 
-    def naming_counts(self, vector: Vectors, filters: Filters) -> Callable[[str], int]:
-        """How many chunks name a term (``topic_pool`` of it alone), each term counted once
-        per question: the loosest-term search and the abstention reason read the same counts."""
-        counts: dict[str, int] = {}
+    def names(self, vector: Vectors, filters: Filters, term: str) -> bool:
+        """Whether some chunk of the filtered set names ``term`` (``topic_pool`` of it alone
+        is not empty), reading BM25's best ``NAMED_PAGE`` first: one of them names a common
+        term, and a shorter page is every chunk with the term. Only a page of chunks that all
+        hold the term without naming it reads the whole ``TOPIC_POOL``."""
+        found = self._topic_hits(vector, filters, (term,), NAMED_PAGE)
+        if any(_names(c, (term,)) for c in found):
+            return True  # BM25's ranking is a prefix of the longer page's: named there too
+        return len(found) == NAMED_PAGE and bool(self.topic_pool(vector, filters, (term,)))
 
-        def named_by(term: str) -> int:
-            if term not in counts:
-                counts[term] = len(self.topic_pool(vector, filters, (term,)))
-            return counts[term]
-
-        return named_by
+    def term_naming(self, vector: Vectors, filters: Filters) -> Naming:
+        """Which terms chunks name, and how many, under ``filters``: each read once per
+        question, so the loosest-term search and the abstention reason share them."""
+        return Naming(self, vector, filters)
 
     @staticmethod
     def _stages(
-        groups: list[list[tuple[str, ...]]], named_by: Callable[[str], int]
+        groups: list[list[tuple[str, ...]]], named_by: Naming
     ) -> Iterator[list[tuple[str, ...]]]:
         """The topics to look for, in turn: each group as it is, then each group's longer
         topics less their loosest term ("los sábados como días inhábiles" is the rubro
@@ -284,29 +291,60 @@ class Retrieval:
         return self.store.vector_search(VectorQuery(vector, only, len(registros) * cap))
 
 
-def unnamed_terms(topic: tuple[str, ...], named_by: Callable[[str], int]) -> tuple[str, ...]:
+class Naming:
+    """Whether chunks name each term alone under one question's filters, and how many: the
+    count (``topic_pool`` of the term) only where the terms are compared, the answer to
+    "any?" from a short page (``Retrieval.names``); each read once."""
+
+    def __init__(self, retrieval: Retrieval, vector: Vectors, filters: Filters) -> None:
+        self.retrieval, self.vector, self.filters = retrieval, vector, filters
+        self._counts: dict[str, int] = {}
+        self._named: dict[str, bool] = {}
+
+    def __call__(self, term: str) -> bool:
+        """Whether some chunk names ``term``."""
+        if term in self._counts:
+            return self._counts[term] > 0
+        if term not in self._named:
+            self._named[term] = self.retrieval.names(self.vector, self.filters, term)
+        return self._named[term]
+
+    def count(self, term: str) -> int:
+        """How many chunks name ``term``."""
+        if term not in self._counts:
+            pool = self.retrieval.topic_pool(self.vector, self.filters, (term,))
+            self._counts[term] = len(pool)
+        return self._counts[term]
+
+
+def unnamed_terms(topic: tuple[str, ...], named: Callable[[str], bool]) -> tuple[str, ...]:
     """The terms of ``topic`` that no document names ("embarazadas" of "despido de trabajadoras
     embarazadas"); ``()`` when each is named somewhere, only not together."""
     if len(topic) < 2:
         return topic
-    return tuple(t for t in topic if not named_by(t))
+    return tuple(t for t in topic if not named(t))
 
 
-def narrower(topic: tuple[str, ...], named_by: Callable[[str], int]) -> tuple[str, ...]:
+def narrower(topic: tuple[str, ...], named_by: Naming) -> tuple[str, ...]:
     """``topic`` (3 terms or more) without the one most documents name, the least telling ("dia"
     of "sábados días inhábiles"); ``()`` for a shorter topic, or when a term is named by no
     document: that term is what the corpus lacks ("despido de trabajadoras embarazadas" is not
     "despido de trabajadoras")."""
     if len(topic) < 3:
         return ()
-    if not all(named_by(t) for t in topic):
+    if not all(named_by.count(t) for t in topic):  # the counts are compared next
         return ()
-    loosest = max(topic, key=named_by)
+    loosest = max(topic, key=named_by.count)
     return tuple(t for t in topic if t != loosest)
 
 
 def _above(candidates: list[Candidate], threshold: float) -> list[Candidate]:
     return [c for c in candidates if c.similarity >= threshold]
+
+
+def _names(candidate: Candidate, topic: tuple[str, ...]) -> bool:
+    """Whether ``candidate`` names ``topic``: in its opening, or with a rubro headed by it."""
+    return names_topic(opening(candidate), topic) or heads_topic(candidate.passage.rubro, topic)
 
 
 def opening(candidate: Candidate) -> str:
