@@ -122,6 +122,7 @@ class QuerySignals:
     threshold: float | None = None  # the least cosine asked for (the request's or the default)
     nothing_under_filters: bool = False  # the filters leave no tesis at all
     placeholder: bool = False  # typesetters' filler text (``reads_as_placeholder``)
+    no_legal_term: bool = False  # an English question with no word the glossary knows
 
 
 # A database statement pasted or typed as a probe ("SELECT * FROM tesis WHERE anio > 2020",
@@ -230,6 +231,11 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         # "lorem ipsum dolor sit amet consectetur…": "consectetur" shares a stem with
         # "consecuencias", and nothing else of it is in any document
         return f"Casi ninguna palabra de la pregunta aparece en {searched}."
+    if signals.no_legal_term:
+        return (
+            f"Ninguna palabra de la pregunta es un término jurídico del glosario inglés-español "
+            f"ni de los rubros: nada en {searched} la responde."
+        )
     if signals.best_similarity < floor:
         return (
             f"Nada en {searched} trata lo que pregunta: el documento más cercano tiene "

@@ -16,6 +16,8 @@ from api.core.language import ENGLISH_WORDS
 from api.core.text import analyze, fold, lemmas
 from api.core.thesaurus import Thesaurus
 
+_WORD_SPANS = re.compile(r"\w+")
+
 # English phrase -> Spanish words (" | " between readings: "dismissal" of a suit or of a worker).
 # Phrases before the words they contain (matched longest first).
 GLOSSARY: dict[str, str] = {
@@ -1017,6 +1019,10 @@ def with_plurals(table: dict[str, str]) -> dict[str, str]:
 
 
 _GLOSSARY = Thesaurus(with_plurals(GLOSSARY))
+# The Spanish words the glossary gives, folded, of four letters or more: the tesis' legal terms
+_SPANISH_TERMS = frozenset(
+    w for words in GLOSSARY.values() for w in _WORD_SPANS.findall(fold(words)) if len(w) >= 4
+)
 GLOSSARY_COVERAGE = 0.5  # least share of an English question the glossary must know
 
 
@@ -1056,6 +1062,19 @@ def coverage(text: str, only: Collection[str] | None = None) -> float:
     return sum(1 for w in content if _inside(w, spans)) / len(content)
 
 
+def knows_nothing_of(text: str) -> bool:
+    """Whether ``text`` has two content words or more and none is a legal term: no glossary
+    phrase covers it and it is none of the glossary's Spanish words ("albacea duties" asks in
+    the tesis' words). An English question about no legal matter ("Is surrogacy legal in
+    Mexico?"); the glossary names the corpus's frequent rubro heads, so one on them names one."""
+    folded = fold(text)
+    content = [m for m in _WORD_SPANS.finditer(folded) if _is_content(m.group(0))]
+    spans = _GLOSSARY.spans(folded)
+    return len(content) >= 2 and not any(
+        _inside(w, spans) or w.group(0) in _SPANISH_TERMS for w in content
+    )
+
+
 def glossary_words(text: str) -> set[str]:
     """The ``lemmas`` of ``text``'s words that glossary phrases cover ("Saturdays": "saturd")."""
     folded = fold(text)
@@ -1078,9 +1097,6 @@ def untranslated(text: str) -> str:
 
 def _inside(word: re.Match[str], spans: Sequence[tuple[int, int]]) -> bool:
     return any(a <= word.start() and word.end() <= b for a, b in spans)
-
-
-_WORD_SPANS = re.compile(r"\w+")
 
 
 def _is_content(word: str) -> bool:

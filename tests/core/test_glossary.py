@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from api.core.glossary import GLOSSARY, coverage, translate_terms, translations, with_plurals
+from api.core.glossary import (
+    GLOSSARY,
+    coverage,
+    knows_nothing_of,
+    translate_terms,
+    translations,
+    with_plurals,
+)
 from api.core.text import analyze, lemmas
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "tesis.jsonl"
@@ -117,3 +124,17 @@ def test_every_entry_and_its_plural_is_lowercase_and_reads_something() -> None:
     table = with_plurals(GLOSSARY)
     assert all(phrase == phrase.lower() for phrase in table)
     assert all(translate_terms(phrase) for phrase in table)
+
+
+@pytest.mark.parametrize(
+    ("question", "nothing"),
+    [
+        ("Is surrogacy legal in Mexico?", True),
+        ("Who won the game last night?", True),
+        ("What are the albacea duties?", False),  # the tesis' own word
+        ("Can I claim overtime pay?", False),
+        ("amparo", False),  # one word: too little to tell
+    ],
+)
+def test_a_question_with_no_legal_term_is_told_apart(question: str, nothing: bool) -> None:
+    assert knows_nothing_of(question) is nothing

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from dataclasses import replace
 from threading import Lock
 
 from api.core.acronyms import with_names
@@ -18,7 +19,7 @@ from api.core.gate import (
     reads_as_code,
     reads_as_placeholder,
 )
-from api.core.glossary import GLOSSARY_COVERAGE, coverage
+from api.core.glossary import GLOSSARY_COVERAGE, coverage, knows_nothing_of
 from api.core.intent.named_filters import without_phrases, without_years
 from api.core.language import Language
 from api.core.models import Candidate, Filters
@@ -139,9 +140,12 @@ class Abstention:
         self._floors_lock = Lock()
         self._measuring = Lock()  # one measurement at a time: concurrent first searches wait
 
-    def reason(self, plan: Plan, pool: list[Candidate], vector: Vectors) -> str | None:
+    def reason(
+        self, plan: Plan, pool: list[Candidate], vector: Vectors, legal: bool = True
+    ) -> str | None:
         """Why nothing answers the question, or None. Not asked for date-sorted pools that
-        are the whole corpus ("the first repository") or the documents naming the topic."""
+        are the whole corpus ("the first repository") or the documents naming the topic.
+        ``legal``: the corpus holds tesis, whose English questions the glossary reads."""
         if plan.gate is None:
             return None
         filters = plan.request.filters
@@ -158,6 +162,10 @@ class Abstention:
             threshold=plan.threshold,
             nothing_under_filters=not pool and self.retrieval.leaves_nothing(filters),
         )
+        if legal and plan.language == "en" and knows_nothing_of(plan.request.query):
+            # "Is surrogacy legal in Mexico?" reached the English floor on "legal" and
+            # "Mexico"; a keyword search in the tesis' Spanish ("albacea duties") is no such
+            signals = replace(signals, no_legal_term=not _a_rubro_says_it(plan, pool))
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))
         best = signals.best_similarity

@@ -129,7 +129,7 @@ class SearchService:
         elif found.unnamed:
             reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
         elif not narrowed:
-            reason = self.abstention.reason(plan, pool, vector)
+            reason = self.abstention.reason(plan, pool, vector, self.corpus.holds_tesis())
         elif not pool and plan.route == "date_sorted":  # "la primera tesis de la Quinta Época"
             reason = (
                 below_threshold_reason(plan.threshold)
