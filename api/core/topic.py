@@ -57,6 +57,7 @@ FILLER = frozenset(
         "cuándo cuando dónde quién qué cómo cuánto lleva tenía tiene tienen hay existen existe "
         "fue es era "
         "algún alguna algunos algunas any some all todo toda todos todas hubo sostiene sostuvo "
+        "algo alguien nadie nada "
         "sostenido sostenida hablar habla hablan hablado talk talking said say says "
         "dice dicen decir dijo dijeron debe deben debía antes después "
         "hasn haven didn doesn isn wasn weren aren gone been "

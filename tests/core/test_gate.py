@@ -377,6 +377,7 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ("más antigua",),
             ["legiti", "amparo"],
         ),
+        ("lo último sobre cuándo algo es robo", ("lo último",), ["robo"]),  # a pronoun
         # the courts who said it, and what the asker must do, are not the subject; a judge
         # who is the subject is
         (

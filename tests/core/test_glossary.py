@@ -138,3 +138,10 @@ def test_every_entry_and_its_plural_is_lowercase_and_reads_something() -> None:
 )
 def test_a_question_with_no_legal_term_is_told_apart(question: str, nothing: bool) -> None:
     assert knows_nothing_of(question) is nothing
+
+
+def test_the_tesis_own_terms_count_as_understood() -> None:
+    """ "theft (robo)": "robo" is a word the glossary gives, so the question is understood
+    whole, not one term of three (its topic then met the floor through them)."""
+    assert coverage("the crime of theft (robo) and its elements", {"theft", "robo"}) == 1.0
+    assert coverage("theft (zapatos)") == 0.5  # "zapatos" is no legal term of the glossary
