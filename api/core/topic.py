@@ -10,13 +10,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from api.core.acronyms import with_names
 from api.core.intent.named_filters import without_years
 from api.core.intent.temporal import COURT_VERBS
 from api.core.language import ENGLISH_FUNCTION_WORDS
-from api.core.models import Hit
 from api.core.text import fold, lemmas
 
 # Nouns that name the kind of document rather than a topic: "the first repository", "el
@@ -250,35 +248,3 @@ def topic_words(question: str, topic: Sequence[str]) -> list[str]:
 
 
 _WORDS = re.compile(r"[\w-]+")
-
-
-# The SJF files a tesis under a voz, its rubro's opening ("DESPIDO, NEGATIVA DEL, Y OFRECIMIENTO
-# DEL TRABAJO. CARGA DE LA PRUEBA."): this many of its terms say which point it is on.
-HEADING_TERMS = 3
-
-
-def with_the_best_heading(hits: list[Hit], topic: Sequence[str]) -> list[Hit]:
-    """``hits`` of a date order read as a description, with those filed under the voz of the
-    most relevant one on topic too: the first ``HEADING_TERMS`` terms of its voz's first
-    sentence, when it has that many (a point, not a bare "AMPARO.") and the question's topic
-    names one of them. The gate weighs wording: a 1979 tesis under "DESPIDO, NEGATIVA DEL, Y
-    OFRECIMIENTO DEL TRABAJO" fell below it while four of 1980 under that voz passed, and the
-    earliest answer came one year late."""
-    if not hits:
-        return hits
-    best = max(hits, key=lambda h: h.gate)
-    heading = _voz(best.passage.rubro)[:HEADING_TERMS]
-    if len(set(heading)) < HEADING_TERMS or not set(heading) & set(topic):
-        return hits
-    return [
-        replace(h, on_topic=True)
-        if not h.on_topic and _voz(h.passage.rubro)[:HEADING_TERMS] == heading
-        else h
-        for h in hits
-    ]
-
-
-@functools.lru_cache(maxsize=8192)
-def _voz(rubro: str) -> tuple[str, ...]:
-    """The terms of ``rubro``'s first sentence."""
-    return tuple(lemmas(rubro.split(".")[0]))

@@ -90,18 +90,14 @@ def make_plan(request: SearchRequest, cfg: SearchConfig, records: bool = False) 
         alpha = max(alpha, cfg.cross_lingual_alpha)
     # A Spanish question asks BM25 for its content words only (no "tengo", "fue", "haya"),
     # and for the tesis' words for its everyday ones ("inquilino": "arrendatario")
-    # An ordering's words are no subject: "la tesis más antigua sobre..." had BM25 reward
-    # "ANTIGÜEDAD" (one stem, "antigu")
     lexical_query = request.query
-    if ordering is not None:
-        lexical_query = without_phrases(request.query, temporal.triggers)
     if language == "es":
-        lexical_query = f"{without_question_words(lexical_query)} {legal_terms(request.query)}"
+        lexical_query = f"{without_question_words(request.query)} {legal_terms(request.query)}"
     translated_topics: tuple[tuple[str, ...], ...] = ()
     spanish = ""
     if cross:
         spanish = translate_terms(request.query)
-        lexical_query = f"{lexical_query} {spanish}"
+        lexical_query = f"{request.query} {spanish}"
         # only a topic the glossary knows whole: "remedies exhausted before amparo" read as
         # "recursos ... amparo" would lose "exhausted" and name any recurso
         asked = without_phrases(request.query, named.phrases)  # "Supreme Court" is a filter

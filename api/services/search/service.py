@@ -28,7 +28,7 @@ from api.core.models import Candidate, Filters, Hit, Passage
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
-from api.core.topic import topic_words, with_the_best_heading
+from api.core.topic import topic_words
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
 from api.services.court_filters import stored_courts
@@ -155,8 +155,6 @@ class SearchService:
         topic_said = tuple(topic_words(request.query, topic))
         if plan.route == "date_sorted" and narrowed and topic_said and gate is not None:
             scored = self.on_the_topic(plan, vector, topic_said, pool, scored, gate)
-        if plan.route == "date_sorted" and not narrowed:  # read as a description
-            scored = with_the_best_heading(scored, topic)
         if plan.route == "date_sorted":  # a date order answers only with on-point tesis
             scored = [h for h in scored if h.on_topic]
         hits, discarded = apply_validity(
