@@ -60,6 +60,12 @@ NOT_ANSWERABLE = [
     "Do I need a license to fly a drone?",  # the glossary knows "license" only: no rescue
     # no legal term: "legal" and "Mexico" had reached the English floor
     "Is surrogacy legal in Mexico?",
+    # one known word of two is no subject (a reviewer's finds: "maintenance" is alimentos)
+    "What is the latest ruling on road maintenance?",
+    "What is the latest ruling on police brutality?",
+    # each word in some tesis, never together: not the nearest tesis by meaning, dated
+    "¿Cuál es el criterio más antiguo sobre la custodia compartida de los hijos?",
+    "la tesis más reciente sobre el derecho a la salud",
     # first/latest over a topic no document names: not the nearest tesis by meaning, dated
     "el primer criterio sobre teletrabajo",
     "What was the first ruling on torture?",  # known whole: tortura, which no tesis names
@@ -661,16 +667,6 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     # named in the tesis' words through the lay terms: answered
     named = search(bundled, query="la primera tesis sobre correr a un trabajador", topK=3)
     assert not named["abstained"] and named["hits"][0]["rubro"].startswith("DESPIDO")
-    # each word named by some tesis, not all together ("pensión de alimentos de los hijos"
-    # against the rubros' "ALIMENTOS... PENSION"): a description, read by meaning, not
-    # "Ningún documento trata de «pensión alimentos hijos»"
-    described = search(
-        bundled,
-        query="¿Qué es lo más nuevo que ha dicho la Corte sobre la pensión de alimentos de los hijos?",
-        topK=3,
-    )
-    assert not described["abstained"], described["abstainReason"]
-    assert described["hits"][0]["rubro"].startswith("ALIMENTOS")
 
 
 def test_a_pasted_rubro_finds_its_tesis_lowercased_unaccented_and_cut(bundled: Services) -> None:

@@ -209,6 +209,9 @@ GLOSSARY: dict[str, str] = {
     "employers": "patrones",
     "dismissal from work": "despido",
     "unfair dismissal": "despido injustificado",
+    "wrongful dismissal": "despido injustificado",
+    "wrongful termination": "despido injustificado",
+    "unjustified dismissal": "despido injustificado",
     "fired": "despido",
     "layoff": "despido",
     "reinstatement": "reinstalación",
@@ -239,6 +242,8 @@ GLOSSARY: dict[str, str] = {
     "income tax": "impuesto sobre la renta",
     "value added tax": "impuesto al valor agregado",
     "customs": "aduana | aduanero",
+    "customs duties": "aduana | aduanero",
+    "import duties": "aduana | aduanero",
     "audit": "facultades de comprobación | visita",
     "administrative": "administrativo",
     "nullity": "nulidad",
@@ -992,6 +997,7 @@ GLOSSARY: dict[str, str] = {
     # agrarian
     "ejidatario": "ejidatarios | ejidatario",
     "agrarian rights": "derechos agrarios",
+    "deprivation of agrarian rights": "privación de derechos agrarios",
     "parcel": "parcela",
     "plot of land": "parcela | predio",
     "parcel dispute": "conflicto parcelario",
@@ -1050,16 +1056,29 @@ def coverage(text: str, only: Collection[str] | None = None) -> float:
     is res judicata?" 1.0; "Do I need a license to fly a drone?" 0.25 ("license" only).
     ``only``: count just the words with these terms (``lemmas``: a temporal question's topic:
     "the first thesis about overtime" is understood when "overtime" is)."""
+    known, words = _understood_words(text, only)
+    return known / words if words else 0.0
+
+
+def understands(text: str, only: Collection[str] | None = None) -> bool:
+    """Whether the glossary understands ``text`` (or its words with the ``only`` terms) enough
+    to read it in Spanish: ``GLOSSARY_COVERAGE`` of its content words, and two of them unless
+    it has one. One known word of two is a word, not a subject: "road maintenance" is no
+    question about *alimentos*, "police brutality" none about the *policía*."""
+    known, words = _understood_words(text, only)
+    return bool(words) and known / words >= GLOSSARY_COVERAGE and known >= min(2, words)
+
+
+def _understood_words(text: str, only: Collection[str] | None) -> tuple[int, int]:
+    """How many of ``text``'s content words the glossary understands, and how many it has."""
     folded = fold(text)
     content = [
         m
         for m in _WORD_SPANS.finditer(folded)
         if _is_content(m.group(0)) and (only is None or set(lemmas(m.group(0))) & set(only))
     ]
-    if not content:
-        return 0.0
     spans = _GLOSSARY.spans(folded)
-    return sum(1 for w in content if _understood(w, spans)) / len(content)
+    return sum(1 for w in content if _understood(w, spans)), len(content)
 
 
 def knows_nothing_of(text: str) -> bool:

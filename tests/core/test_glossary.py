@@ -13,6 +13,7 @@ from api.core.glossary import (
     knows_nothing_of,
     translate_terms,
     translations,
+    understands,
     with_plurals,
 )
 from api.core.text import analyze, lemmas
@@ -145,3 +146,19 @@ def test_the_tesis_own_terms_count_as_understood() -> None:
     whole, not one term of three (its topic then met the floor through them)."""
     assert coverage("the crime of theft (robo) and its elements", {"theft", "robo"}) == 1.0
     assert coverage("theft (zapatos)") == 0.5  # "zapatos" is no legal term of the glossary
+
+
+@pytest.mark.parametrize(
+    ("question", "understood"),
+    [
+        ("What is res judicata?", True),
+        ("What is the earliest ruling on wrongful dismissal?", True),
+        ("overtime", True),  # one word, known
+        ("What is the latest ruling on road maintenance?", False),  # one of two
+        ("Do I need a license to fly a drone?", False),
+    ],
+)
+def test_the_glossary_understands_a_question_by_two_known_words(
+    question: str, understood: bool
+) -> None:
+    assert understands(question) is understood

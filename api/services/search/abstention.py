@@ -19,7 +19,7 @@ from api.core.gate import (
     reads_as_code,
     reads_as_placeholder,
 )
-from api.core.glossary import GLOSSARY_COVERAGE, coverage, knows_nothing_of
+from api.core.glossary import knows_nothing_of, understands
 from api.core.intent.named_filters import without_phrases, without_years
 from api.core.language import Language
 from api.core.models import Candidate, Filters
@@ -207,12 +207,11 @@ class Abstention:
         Spanish floor for their length. An English question's cosines to the Spanish corpus
         are low and noisy ("What is res judicata?" 0.811 under a floor of 0.823); its glossary
         terms ("cosa juzgada") are Spanish, and measured like a Spanish question. Only when
-        the glossary knows most of the question: "Do I need a license to fly a drone?" is not
-        a question about licences ("licencia" alone reaches the floor). A temporal question
+        the glossary understands the question (``understands``): "Do I need a license to fly
+        a drone?" is not a question about licences ("licencia" alone reaches the floor). A temporal question
         needs its topic understood, not its ordering words ("the first thesis about ...")."""
         terms = plan.glossary_terms.strip()
-        understood = coverage(plan.request.query, set(plan.topic) or None)
-        if not terms or understood < GLOSSARY_COVERAGE:
+        if not terms or not understands(plan.request.query, set(plan.topic) or None):
             return False
         words = len(set(analyze(terms)))
         return self._reaches_floor(terms, "es", plan.request.filters, words)

@@ -152,15 +152,11 @@ class Retrieval:
         pool = self.within_branch(vector, filters, [*own, *readings])
         if pool:
             return Retrieved(pool)
-        # an English topic the glossary knows whole, or a Spanish one with a word no document
-        # names ("adopción por parejas homoparentales"), is not in the corpus: no nearest tesis
-        # by meaning, dated. One worded past the glossary ("trademarks in a foreign
-        # language"), or whose every word some tesis names, only not together ("la pensión de
-        # alimentos de los hijos"), is read as a description.
-        if english and readings:
-            return Retrieved([], unnamed=True)
-        missing = () if english else unnamed_terms(topic, named_by)
-        if missing:
+        # a topic in the corpus's language, or an English one the glossary knows whole, that
+        # nothing names is not in the corpus: no nearest tesis by meaning, dated. One worded
+        # past the glossary ("trademarks in a foreign language") is read as a description.
+        if readings or not english:
+            missing = () if english else unnamed_terms(topic, named_by)
             return Retrieved([], unnamed=True, missing=missing)
         return Retrieved([])
 
