@@ -107,7 +107,10 @@ _COURT_SPOKE = re.compile(
 # not a state's name ("el Código Penal del Estado de México").
 # Who said it, asked of the courts ("lo más nuevo que han dicho los jueces sobre...", "desde
 # cuándo dicen los tribunales que..."): the speaker, not the subject ("el juez de distrito").
-_SPEAKERS = r"(?:los|las|el|la)\s+(?:jueces|juezas|juez|jueza|tribunales|magistrados|ministros)"
+_SPEAKERS = (
+    r"(?:los|las|el|la)\s+(?:jueces|juezas|juez|jueza|tribunales|magistrados|ministros)"
+    r"(?:\s+(?:colegiados|federales|de\s+distrito|de\s+circuito|del\s+trabajo))?"
+)
 _SAYING = (
     r"(?:han|ha|hayan|haya)\s+(?:dicho|resuelto|decidido|sostenido|establecido|determinado)"
     r"|dicen|dijeron|dijo|resuelven|deciden|sostienen|opinan|piensan|consideran"

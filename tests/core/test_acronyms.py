@@ -52,6 +52,7 @@ def test_acronyms_are_spelled_out_once_each(question: str, names: list[str]) -> 
         "el sat de la sep",  # lower-case acronyms that are also words stay words
         "la iva y el mp",
         "la ran y el sar",
+        "La Sra. Pérez y el dif de la afore",  # capitals only: a title, words
         "CFEs y SCJNX",  # whole words only
         "",
     ],

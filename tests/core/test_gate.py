@@ -378,6 +378,11 @@ def test_words_of_no_grammar_read_as_english_when_the_glossary_translates_them(
             ["legiti", "amparo"],
         ),
         ("lo último sobre cuándo algo es robo", ("lo último",), ["robo"]),  # a pronoun
+        (
+            "lo más nuevo que han dicho los tribunales colegiados sobre el embargo",
+            ("más nuevo",),
+            ["embarg"],
+        ),
         # the courts who said it, and what the asker must do, are not the subject; a judge
         # who is the subject is
         (

@@ -58,13 +58,14 @@ def _words(text: str) -> frozenset[str]:
 
 
 # What a court or a text did, in the past (folded): before a closing "primero" it asks which
-# came first; a first person ("pago", "hago", "presento") tells the asker's own steps.
+# came first; a first person ("pago", "hago", "presento") tells the asker's own steps. Not
+# "fijó" or "integró": folded, they are the adjectives "fijo" and "íntegro".
 _PAST_OF_COURTS = _words(
     "resolvio, resolvieron, publico, publicaron, dicto, dictaron, emitio, emitieron, "
     "sostuvo, sostuvieron, establecio, establecieron, decidio, decidieron, salio, salieron, "
     "aprobo, aprobaron, surgio, surgieron, sustento, sustentaron, reconocio, reconocieron, "
     "pronuncio, pronunciaron, determino, determinaron, dijo, dijeron, interpreto, "
-    "interpretaron, definio, definieron, fijo, fijaron, sento, sentaron, integro, integraron"
+    "interpretaron, definio, definieron, fijaron, sento, sentaron, integraron"
 )
 
 
