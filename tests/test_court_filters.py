@@ -98,7 +98,7 @@ def repos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
 def test_a_court_over_a_corpus_without_courts_is_refused(repos: Services, field: str) -> None:
     # a generic corpus's records name no court: the filter found nothing, silently
     request = SearchRequest(query="web app", filters=Filters(**{field: "Segunda Sala"}))
-    with pytest.raises(InvalidRequest, match="this corpus has no courts") as refused:
+    with pytest.raises(InvalidRequest, match="no record of this corpus has an") as refused:
         repos.search.search(request)
     assert refused.value.field == field
 
@@ -109,4 +109,4 @@ def test_graphql_says_a_corpus_without_courts_has_none(repos: Services) -> None:
     variables = {"query": "web app", "filters": {"instancia": "Pleno"}}
     refused = run_query(repos, query, input=variables)["search"]
     assert refused["field"] == "instancia"
-    assert "this corpus has no courts" in refused["message"]
+    assert "no record of this corpus has an instancia" in refused["message"]

@@ -81,7 +81,7 @@ def _stored(store: VectorStore, field: GroupBy, value: str | None) -> str | None
     if not names and store.count()[0] == 0:  # an empty store: nothing to match, nothing found
         return value
     if not names:
-        raise InvalidRequest(field, f"this corpus has no courts: no record has an {field}")
+        raise InvalidRequest(field, f"no record of this corpus has an {field}: none to filter by")
     other: GroupBy = "organo" if field == "instancia" else "instancia"
     if wanted in court_names(store, other).by_key:
         raise InvalidRequest(field, f"{value!r} is an {other}, not an {field}: filter by {other}")

@@ -375,6 +375,11 @@ class WeaviateStore(WeaviateResource):
         with self._writes_lock:
             return self._writes + int(monotonic() // GENERATION_TICK_S)
 
+    def drop_collections(self) -> None:
+        """Delete the collections and everything in them: a write (``generation``)."""
+        with self._written():
+            super().drop_collections()
+
     @contextmanager
     def _written(self) -> Iterator[None]:
         """Count a write when it ends, failed or not: some of it may have been stored."""

@@ -454,7 +454,9 @@ def test_unreachable_server_becomes_store_error_and_degraded_health() -> None:
 
 
 def test_drop_collections_deletes_all_three(store, httpserver) -> None:
+    before = store.generation()
     store.drop_collections()
+    assert store.generation() != before  # a write: cached court names are read again
     deleted = [r.path for r, _ in httpserver.log if r.method == "DELETE"]
     assert deleted == ["/v1/schema/TestChunk", "/v1/schema/TestTesis", "/v1/schema/TestValidity"]
 
