@@ -204,8 +204,8 @@ class Retrieval:
         return len(found) == NAMED_PAGE and bool(self.topic_pool(vector, filters, (term,)))
 
     def term_naming(self, vector: Vectors, filters: Filters) -> Naming:
-        """Which terms chunks name, and how many, under ``filters``: each read once per
-        question, so the loosest-term search and the abstention reason share them."""
+        """Which terms chunks name, and how many, under ``filters``, each read once by the
+        ``Naming`` returned (the retrieval and the abstention each build their own)."""
         return Naming(self, vector, filters)
 
     @staticmethod
