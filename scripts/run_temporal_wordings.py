@@ -9,7 +9,8 @@ per wording, how many first answers are right and how many abstain, and how many
 topic-and-order groups answer alike in every wording; ``-v`` lists the misses.
 ``data/eval/temporal_wordings2.jsonl`` (200 requests, 20 more topics, five wordings, by another
 helper; split by topic into dev and test, test's misses never listed) is read when named:
-``python scripts/run_temporal_wordings.py data/eval/temporal_wordings2.jsonl``.
+``python scripts/run_temporal_wordings.py data/eval/temporal_wordings2.jsonl``; so is
+``temporal_wordings3.jsonl`` (120 requests, 15 more topics, four wordings, split by topic).
 """
 
 from __future__ import annotations
