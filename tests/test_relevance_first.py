@@ -108,6 +108,14 @@ def test_the_suspension_question_answers_from_on_point_tesis(bundled: Services) 
         assert all(not h["onTopic"] for h in data["hits"][first_off_topic:])
 
 
+def test_an_english_question_the_glossary_knows_nothing_of_says_so(bundled: Services) -> None:
+    data = search(bundled, query="Is surrogacy legal in Mexico?")
+    assert data["abstained"] and "glosario jurídico inglés-español" in data["abstainReason"]
+    # a legal question the glossary lacks a term of is measured against the floor instead
+    squatters = bundled.search.search(SearchRequest(query="Can PEMEX take my land?"))
+    assert "glosario" not in (squatters.abstain_reason or "")
+
+
 @pytest.mark.parametrize("question", NOT_ANSWERABLE)
 def test_nonsense_and_off_corpus_questions_abstain_in_search_and_chat(
     bundled: Services, question: str

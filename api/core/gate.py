@@ -233,8 +233,8 @@ def abstain_reason(signals: QuerySignals, floor: float) -> str | None:
         return f"Casi ninguna palabra de la pregunta aparece en {searched}."
     if signals.no_legal_term:
         return (
-            f"Ninguna palabra de la pregunta es un término jurídico del glosario inglés-español "
-            f"ni de los rubros: nada en {searched} la responde."
+            "Ninguna palabra de la pregunta está en el glosario jurídico inglés-español ni en "
+            f"las tesis: nada en {searched} parece responderla."
         )
     if signals.best_similarity < floor:
         return (

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from api.core.acronyms import spelled_out
 from api.core.language import ENGLISH_WORDS
 from api.core.text import analyze, fold, lemmas
 from api.core.thesaurus import Thesaurus
@@ -747,7 +748,7 @@ GLOSSARY: dict[str, str] = {
     "drunk driving": "ebriedad | conducción de vehículos",
     "intoxication": "ebriedad",
     "continuing offense": "delito continuado",
-    "kidnapping": "secuestro | privación ilegal de la libertad",
+    "kidnapping": "privación ilegal de la libertad",
     "false imprisonment": "privación ilegal de la libertad",
     "unlawful deprivation of liberty": "privación ilegal de la libertad",
     "adultery": "adulterio",
@@ -836,6 +837,7 @@ GLOSSARY: dict[str, str] = {
     # tax and administrative
     "tax assessment": "liquidación | crédito fiscal",
     "tax liability": "crédito fiscal",
+    "tax debt": "crédito fiscal",
     "property tax": "impuesto predial",
     "stamp tax": "timbre",
     "surcharge": "recargos",
@@ -1025,9 +1027,43 @@ def with_plurals(table: dict[str, str]) -> dict[str, str]:
 
 
 _GLOSSARY = Thesaurus(with_plurals(GLOSSARY))
-# The Spanish words the glossary gives, folded, of four letters or more: the tesis' legal terms
+# Entries whose English is mostly everyday: they translate, but alone they do not make a
+# question legal ("road maintenance" is no question about *alimentos*, "police brutality" none
+# about the *policía*, "Can a public official block me on Twitter?" none about *funcionarios*).
+EVERYDAY = frozenset(
+    with_plurals(
+        dict.fromkeys(
+            [
+                "maintenance",
+                "police",
+                "income",
+                "abandonment",
+                "breach",
+                "retirement",
+                "deed",
+                "timeliness",
+                "disability",
+                "notification",
+                "deposit",
+                "security",
+                "food",
+                "public official",
+            ],
+            "",
+        )
+    )
+)
+# The Spanish words the glossary gives, folded, of four letters or more, less the English
+# ones ("moral", "social", "federal", "general"): the tesis' legal terms, said in Spanish
+_ALSO_ENGLISH = ("mayor", "moral", "actor", "superior", "valor", "interior", "capital", "final")
+_ENGLISH_SIDE = frozenset(
+    w for phrase in GLOSSARY for w in _WORD_SPANS.findall(fold(phrase))
+) | frozenset(_ALSO_ENGLISH)
 _SPANISH_TERMS = frozenset(
-    w for words in GLOSSARY.values() for w in _WORD_SPANS.findall(fold(words)) if len(w) >= 4
+    w
+    for words in GLOSSARY.values()
+    for w in _WORD_SPANS.findall(fold(words))
+    if len(w) >= 4 and w not in _ENGLISH_SIDE
 )
 GLOSSARY_COVERAGE = 0.5  # least share of an English question the glossary must know
 
@@ -1062,23 +1098,30 @@ def coverage(text: str, only: Collection[str] | None = None) -> float:
 
 def understands(text: str, only: Collection[str] | None = None) -> bool:
     """Whether the glossary understands ``text`` (or its words with the ``only`` terms) enough
-    to read it in Spanish: ``GLOSSARY_COVERAGE`` of its content words, and two of them unless
-    it has one. One known word of two is a word, not a subject: "road maintenance" is no
-    question about *alimentos*, "police brutality" none about the *policía*."""
-    known, words = _understood_words(text, only)
-    return bool(words) and known / words >= GLOSSARY_COVERAGE and known >= min(2, words)
+    to read it in Spanish: ``GLOSSARY_COVERAGE`` of its content words, not counting the
+    ``EVERYDAY`` entries ("unpaid overtime" is understood, "road maintenance" is not)."""
+    known, words = _understood_words(text, only, legal_only=True)
+    return bool(words) and known / words >= GLOSSARY_COVERAGE
 
 
-def _understood_words(text: str, only: Collection[str] | None) -> tuple[int, int]:
-    """How many of ``text``'s content words the glossary understands, and how many it has."""
+def _understood_words(
+    text: str, only: Collection[str] | None, legal_only: bool = False
+) -> tuple[int, int]:
+    """How many of ``text``'s content words the glossary understands, and how many it has;
+    ``legal_only``: not through its ``EVERYDAY`` entries."""
     folded = fold(text)
     content = [
         m
         for m in _WORD_SPANS.finditer(folded)
         if _is_content(m.group(0)) and (only is None or set(lemmas(m.group(0))) & set(only))
     ]
-    spans = _GLOSSARY.spans(folded)
+    spans = _legal_spans(folded) if legal_only else _GLOSSARY.spans(folded)
     return sum(1 for w in content if _understood(w, spans)), len(content)
+
+
+def _legal_spans(folded: str) -> list[tuple[int, int]]:
+    """Where glossary phrases other than the ``EVERYDAY`` ones are in ``folded``."""
+    return [(a, b) for a, b in _GLOSSARY.spans(folded) if folded[a:b] not in EVERYDAY]
 
 
 def knows_nothing_of(text: str) -> bool:
@@ -1086,9 +1129,11 @@ def knows_nothing_of(text: str) -> bool:
     phrase covers it and it is none of the glossary's Spanish words ("albacea duties" asks in
     the tesis' words). An English question about no legal matter ("Is surrogacy legal in
     Mexico?"); the glossary names the corpus's frequent rubro heads, so one on them names one."""
+    if spelled_out(text):  # an institution's acronym: "PEMEX", "IMSS"
+        return False
     folded = fold(text)
     content = [m for m in _WORD_SPANS.finditer(folded) if _is_content(m.group(0))]
-    spans = _GLOSSARY.spans(folded)
+    spans = _legal_spans(folded)
     return len(content) >= 2 and not any(_understood(w, spans) for w in content)
 
 

@@ -129,6 +129,7 @@ def test_canonical_materia() -> None:
         ("¿Cuál se publicó primero?", "earliest", ("primero",)),
         ("¿Qué tribunal lo determinó primero?", "earliest", ("primero",)),
         ("¿El patrón debe pagar el sueldo fijo primero?", None, ()),  # an adjective, folded
+        ("¿Me deben pagar el salario íntegro primero?", None, ()),
         ("¿Cuál sala se pronunció primero?", "earliest", ("primero",)),
         ("La jurisprudencia más antigua sobre usura", "earliest", ("más antigua",)),
         ("El criterio MAS ANTIGUO de la Corte", "earliest", ("mas antiguo",)),
