@@ -70,9 +70,7 @@ ACRONYMS: dict[str, str] = {
     "CCF": "Código Civil Federal",
     "TSJ": "Tribunal Superior de Justicia",
     "PTU": "participación de los trabajadores en las utilidades",
-    "SRA": "Secretaría de la Reforma Agraria",
     "RAN": "Registro Agrario Nacional",
-    "TSA": "Tribunal Superior Agrario",
     "TUA": "Tribunal Unitario Agrario",
     "DIF": "Desarrollo Integral de la Familia",
     "COFEPRIS": "Comisión Federal para la Protección contra Riesgos Sanitarios",
@@ -81,8 +79,8 @@ ACRONYMS: dict[str, str] = {
 }
 # Acronyms that are also words in lower case: expanded only when written in capitals.
 _ALSO_WORDS = frozenset(
-    {"SAT", "SEP", "INE", "MP", "SRE", "IVA", "DOF", "IFE", "RAN", "TUA", "SAR", "CPF", "SRA"}
-    | {"TSA", "DIF", "AFORE"}
+    {"SAT", "SEP", "INE", "MP", "SRE", "IVA", "DOF", "IFE", "RAN", "TUA", "SAR", "CPF"}
+    | {"DIF", "AFORE"}
 )
 
 _CAPITALS = re.compile(r"\b(?:" + "|".join(sorted(ACRONYMS, key=len, reverse=True)) + r")\b")
