@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from api.core.lay_terms import LAY_TERMS, legal_terms
-from api.core.text import fold
+from api.core.lay_terms import LAY_TERMS, legal_readings, legal_terms
+from api.core.text import analyze, fold, lemmas
 from api.services.search import SearchConfig
 from api.services.search.plan import make_plan
 from api.services.search.request import SearchRequest
@@ -29,6 +32,25 @@ from api.services.search.request import SearchRequest
         # another name for the institution: "el silencio administrativo" is a negativa ficta
         ("la tesis más reciente sobre el silencio administrativo", "negativa ficta"),
         ("el primer criterio sobre la disolución del matrimonio", "divorcio"),
+        # the everyday words for the frequent heads of the rubros, branch by branch
+        ("Me demandaron y no me avisaron", "emplazamiento"),
+        ("¿Qué hago si me quitaron mis cosas?", "embargo secuestro"),
+        ("mi ex no da el gasto", "alimentos"),
+        (
+            "Me quieren sacar de la casa que rento",
+            "lanzamiento desocupacion arrendamiento arrendado",
+        ),
+        ("Me robaron el carro afuera de mi trabajo", "robo vehiculo automovil"),
+        ("el prestamista me cobra intereses muy altos", "mutuo usura usura intereses usurarios"),
+        ("el comisariado no me deja entrar a mi parcela", "comisariado ejidal derechos agrarios"),
+        ("¿Me pueden auditar si me auditaron el año pasado?", "visita domiciliaria visitadores"),
+        (
+            "Trabajo en el gobierno y no me dio de alta en el seguro",
+            "trabajadores al servicio del estado inscripcion seguro social",
+        ),
+        ("El abogado de la otra parte no me deja ver el expediente", "contraparte apoderado"),
+        ("Compré un carro chocolate", "vehiculos de procedencia extranjera"),
+        ("me cerraron el negocio por vender alcohol", "clausura bebidas alcoholicas"),
     ],
 )
 def test_everyday_words_get_the_words_of_the_tesis(question: str, terms: str) -> None:
@@ -53,6 +75,48 @@ def test_no_term_without_an_everyday_word(question: str) -> None:
 
 def test_keys_are_folded_so_they_can_match() -> None:
     assert all(key == fold(key) for key in LAY_TERMS)
+
+
+def test_a_phrase_and_a_shorter_one_inside_it_read_as_the_longer() -> None:
+    """ "me echaron de la casa" is an eviction, "me echaron" a dismissal; "el dueño de la casa"
+    stays the landlord."""
+    assert legal_terms("me echaron de la casa") == "lanzamiento desocupacion"
+    assert legal_terms("me echaron del trabajo") == "despido"
+    assert legal_terms("el dueño de la casa no me regresa el depósito") == "arrendador"
+
+
+def test_a_first_or_latest_question_reads_each_everyday_word_one_way_at_a_time() -> None:
+    assert legal_readings("la primera tesis sobre cheque rebotado") == ["cheque", "fraude"]
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "tesis.jsonl"
+
+
+def test_every_word_given_for_an_everyday_one_is_in_the_corpus() -> None:
+    """BM25 and a date order's topic find a tesis by the words it uses: a word no tesis writes
+    ("intestamentaria") reads an everyday question into nothing."""
+    stems: set[str] = set()
+    singular: set[str] = set()
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        text = f"{record['rubro']} {record['texto']}"
+        stems.update(analyze(text))
+        singular.update(lemmas(text))
+    missing = {
+        f"{phrase}: {word}"
+        for phrase, legal in LAY_TERMS.items()
+        for word in legal.replace("|", " ").split()
+        if not (set(analyze(word)) <= stems and set(lemmas(word)) <= singular)
+    }
+    assert not missing, sorted(missing)
+
+
+def test_no_everyday_phrase_is_given_itself() -> None:
+    assert not {
+        phrase
+        for phrase, legal in LAY_TERMS.items()
+        if phrase in (reading.strip() for reading in legal.split("|"))
+    }
 
 
 def test_only_a_spanish_question_gets_them_and_only_in_its_lexical_query() -> None:
