@@ -1131,10 +1131,8 @@ def knows_nothing_of(text: str) -> bool:
     Mexico?"); the glossary names the corpus's frequent rubro heads, so one on them names one."""
     if spelled_out(text):  # an institution's acronym: "PEMEX", "IMSS"
         return False
-    folded = fold(text)
-    content = [m for m in _WORD_SPANS.finditer(folded) if _is_content(m.group(0))]
-    spans = _legal_spans(folded)
-    return len(content) >= 2 and not any(_understood(w, spans) for w in content)
+    known, words = _understood_words(text, None, legal_only=True)
+    return words >= 2 and not known
 
 
 def _understood(word: re.Match[str], spans: Sequence[tuple[int, int]]) -> bool:

@@ -103,8 +103,6 @@ _COURT_SPOKE = re.compile(
     r"\bque\s+trat(?:o|aron)\b|"  # "la primera vez que trató el recurso de queja"
     r"\b(?:held|ruled|decided|addressed|dealt with|weighed in)\b"
 )  # on folded text
-# The country every tesis is of ("the latest ruling on strikes in Mexico", "Mexican courts"),
-# not a state's name ("el Código Penal del Estado de México").
 # Who said it, asked of the courts ("lo más nuevo que han dicho los jueces sobre...", "desde
 # cuándo dicen los tribunales que..."): the speaker, not the subject ("el juez de distrito").
 _SPEAKERS = (
@@ -120,6 +118,8 @@ _SPEAKER_SAID = re.compile(
 )  # on folded text
 # What the asker must do, not the subject: "tener que agotar los recursos", "hay que pagar"
 _MUST = re.compile(r"\b(?:tener|tengo|tiene|tienes|tienen|tenemos|hay)\s+que\b")
+# The country every tesis is of ("the latest ruling on strikes in Mexico", "Mexican courts"),
+# not a state's name ("el Código Penal del Estado de México").
 _COUNTRY = re.compile(r"\b(?:in|en)\s+mexico\b|\bmexican(?:o|a|os|as)?\b")  # on folded text
 _NAME = r"([A-ZÁÉÍÓÚÑ][a-záéíóúñ]+)"
 # How a question names an owner rather than a subject: "Jakub's", "el repo más reciente de

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from api.core.glossary import (
@@ -16,9 +13,8 @@ from api.core.glossary import (
     understands,
     with_plurals,
 )
-from api.core.text import analyze, lemmas
-
-CORPUS = Path(__file__).resolve().parents[2] / "data" / "tesis.jsonl"
+from api.core.text import analyze
+from tests.core.corpus_words import corpus_terms, words_not_in_corpus
 
 # Topics the bundled corpus has no tesis on, known so that "the first ruling on adoption"
 # abstains instead of dating the nearest tesis by meaning (af20d5d): their Spanish is right,
@@ -26,38 +22,16 @@ CORPUS = Path(__file__).resolve().parents[2] / "data" / "tesis.jsonl"
 NOT_IN_THE_CORPUS = frozenset({"usucapión", "paternidad", "adopción", "educación", "tortura"})
 
 
-@pytest.fixture(scope="module")
-def corpus_terms() -> tuple[set[str], set[str]]:
-    """The ``analyze`` and ``lemmas`` terms of every rubro and text of the bundled corpus."""
-    stems: set[str] = set()
-    singular: set[str] = set()
-    for line in CORPUS.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        text = f"{record['rubro']} {record['texto']}"
-        stems.update(analyze(text))
-        singular.update(lemmas(text))
-    return stems, singular
-
-
-def test_every_spanish_word_of_the_glossary_is_in_the_corpus(
-    corpus_terms: tuple[set[str], set[str]],
-) -> None:
+def test_every_spanish_word_of_the_glossary_is_in_the_corpus() -> None:
     """BM25 and a date order's topic find a tesis by the words it uses: a typo or a word the
     tesis never write ("profeco") translates a question into nothing."""
-    stems, singular = corpus_terms
-    missing = {
-        f"{phrase}: {word}"
-        for phrase, spanish in GLOSSARY.items()
-        for word in spanish.replace("|", " ").split()
-        if word not in NOT_IN_THE_CORPUS
-        and not (set(analyze(word)) <= stems and set(lemmas(word)) <= singular)
-    }
+    missing = words_not_in_corpus(GLOSSARY, NOT_IN_THE_CORPUS)
     assert not missing, sorted(missing)
 
 
-def test_the_words_known_absent_are_still_absent(corpus_terms: tuple[set[str], set[str]]) -> None:
+def test_the_words_known_absent_are_still_absent() -> None:
     """Once the corpus names one of them it leaves the exemption (and its topics answer)."""
-    stems, _ = corpus_terms
+    stems, _ = corpus_terms()
     assert not {w for w in NOT_IN_THE_CORPUS if set(analyze(w)) <= stems}
 
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from api.core.lay_terms import LAY_TERMS, legal_readings, legal_terms
-from api.core.text import analyze, fold, lemmas
+from api.core.text import fold
 from api.services.search import SearchConfig
 from api.services.search.plan import make_plan
 from api.services.search.request import SearchRequest
+from tests.core.corpus_words import words_not_in_corpus
 
 
 @pytest.mark.parametrize(
@@ -89,25 +87,10 @@ def test_a_first_or_latest_question_reads_each_everyday_word_one_way_at_a_time()
     assert legal_readings("la primera tesis sobre cheque rebotado") == ["cheque", "fraude"]
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "data" / "tesis.jsonl"
-
-
 def test_every_word_given_for_an_everyday_one_is_in_the_corpus() -> None:
     """BM25 and a date order's topic find a tesis by the words it uses: a word no tesis writes
     ("intestamentaria") reads an everyday question into nothing."""
-    stems: set[str] = set()
-    singular: set[str] = set()
-    for line in CORPUS.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        text = f"{record['rubro']} {record['texto']}"
-        stems.update(analyze(text))
-        singular.update(lemmas(text))
-    missing = {
-        f"{phrase}: {word}"
-        for phrase, legal in LAY_TERMS.items()
-        for word in legal.replace("|", " ").split()
-        if not (set(analyze(word)) <= stems and set(lemmas(word)) <= singular)
-    }
+    missing = words_not_in_corpus(LAY_TERMS)
     assert not missing, sorted(missing)
 
 

@@ -162,19 +162,16 @@ class Abstention:
             threshold=plan.threshold,
             nothing_under_filters=not pool and self.retrieval.leaves_nothing(filters),
         )
-        if legal and plan.language == "en" and knows_nothing_of(plan.request.query):
-            # "Is surrogacy legal in Mexico?" reached the English floor on "legal" and
-            # "Mexico"; a keyword search in the tesis' Spanish ("albacea duties") is no such
-            signals = replace(signals, no_legal_term=not _a_rubro_says_it(plan, pool))
         asked = set(analyze(plan.request.query))
         floor = self.floor(plan.language, len(asked))
         best = signals.best_similarity
         below = best is not None and best < floor
-        if below and (
-            _a_rubro_says_it(plan, pool)
-            or self._glossary_answers(plan)
-            or self._topic_answers(plan, vector)
-        ):
+        # "Is surrogacy legal in Mexico?" reached the English floor on "legal" and "Mexico"
+        unknown = legal and plan.language == "en" and knows_nothing_of(plan.request.query)
+        titled = (below or unknown) and _a_rubro_says_it(plan, pool)  # read once, if needed
+        if unknown and not titled:  # a keyword search in the tesis' Spanish is no such
+            signals = replace(signals, no_legal_term=True)
+        if below and (titled or self._glossary_answers(plan) or self._topic_answers(plan, vector)):
             floor = 0.0  # its words are a title's, its legal terms in Spanish or its topic answer
         return abstain_reason(signals, floor)
 
@@ -208,8 +205,9 @@ class Abstention:
         are low and noisy ("What is res judicata?" 0.811 under a floor of 0.823); its glossary
         terms ("cosa juzgada") are Spanish, and measured like a Spanish question. Only when
         the glossary understands the question (``understands``): "Do I need a license to fly
-        a drone?" is not a question about licences ("licencia" alone reaches the floor). A temporal question
-        needs its topic understood, not its ordering words ("the first thesis about ...")."""
+        a drone?" is not a question about licences ("licencia" alone reaches the floor). A
+        temporal question needs its topic understood, not its ordering words ("the first
+        thesis about ...")."""
         terms = plan.glossary_terms.strip()
         if not terms or not understands(plan.request.query, set(plan.topic) or None):
             return False

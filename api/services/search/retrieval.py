@@ -343,6 +343,11 @@ def _names(candidate: Candidate, topic: tuple[str, ...]) -> bool:
     return names_topic(opening(candidate), topic) or heads_topic(candidate.passage.rubro, topic)
 
 
+def _rubro_names(rubro: str, topic: tuple[str, ...]) -> bool:
+    """Whether ``rubro`` itself names ``topic``, or is headed by it."""
+    return names_topic(rubro, topic) or heads_topic(rubro, topic)
+
+
 def opening(candidate: Candidate) -> str:
     """What a document says it is about: its rubro (title) and the first ``OPENING_WORDS``
     words after it; a later chunk, its rubro alone."""
@@ -358,9 +363,5 @@ def named_in_rubros(pool: list[Candidate], topics: list[tuple[str, ...]]) -> lis
     do; else ``pool``. A tesis naming the topic only in its opening words mentions it on the
     way to another point ("AUDIENCIA CONSTITUCIONAL CELEBRADA EN FECHA DISTINTA" is no answer
     to "the right to a hearing", read "garantía de audiencia")."""
-    named = [
-        c
-        for c in pool
-        if any(names_topic(c.passage.rubro, t) or heads_topic(c.passage.rubro, t) for t in topics)
-    ]
+    named = [c for c in pool if any(_rubro_names(c.passage.rubro, t) for t in topics)]
     return named if len({c.passage.registro for c in named}) >= RUBRO_NAMED else pool

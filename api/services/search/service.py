@@ -124,7 +124,7 @@ class SearchService:
         reason: str | None = None
         if absent:
             reason = absent
-        elif found.unnamed and self.nothing_under(request.filters):  # "… de 1950"
+        elif found.unnamed and self.retrieval.leaves_nothing(request.filters):  # "… de 1950"
             reason = NOTHING_UNDER_FILTERS
         elif found.unnamed:
             reason = unnamed_topic_reason(topic_words(request.query, found.missing or topic))
@@ -133,7 +133,7 @@ class SearchService:
         elif not pool and plan.route == "date_sorted":  # "la primera tesis de la Quinta Época"
             reason = (
                 below_threshold_reason(plan.threshold)
-                if plan.threshold and not self.nothing_under(request.filters)
+                if plan.threshold and not self.retrieval.leaves_nothing(request.filters)
                 else NOTHING_UNDER_FILTERS
             )
         if reason == NOTHING_UNDER_FILTERS and not self.corpus.holds_tesis():
@@ -209,11 +209,6 @@ class SearchService:
             abstain_reason=reason,
         )
 
-    def nothing_under(self, filters: Filters) -> bool:
-        """Whether ``filters`` (some set) leave no tesis at all: then that, not the topic, is
-        why nothing answers."""
-        return self.retrieval.leaves_nothing(filters)
-
     def as_lookup(
         self, request: SearchRequest
     ) -> tuple[SearchRequest, tuple[int, ...], tuple[str, ...]]:
@@ -252,7 +247,7 @@ class SearchService:
             return plan, None
         materia, phrase = named
         scoped = scoped_to_materia(plan, materia, phrase)
-        if self.nothing_under(scoped.request.filters):  # no tesis of that materia there
+        if self.retrieval.leaves_nothing(scoped.request.filters):  # no tesis of that materia there
             return plan, None
         return scoped, MateriaIntent(materia, (phrase,), "question")
 
