@@ -122,6 +122,32 @@ def test_the_blind_set_loads_and_uses_no_tesis_of_the_main_set(repo_root: Path) 
     assert not {r for j in blind for r in j.current} & used
 
 
+HELD_OUT = ["blind2", "blind3", "blind4", "blind5", "blind6", "blind7"]
+
+
+@pytest.mark.parametrize("name", HELD_OUT)
+def test_a_held_out_set_is_split_labelled_from_the_corpus_and_draws_new_tesis(
+    repo_root: Path, name: str
+) -> None:
+    """Each later blind set is split once, labels only bundled tesis, keeps its overlap with
+    the rubros low, and draws its current criteria from tesis no earlier set answers with."""
+    eval_dir = repo_root / "data" / "eval"
+    corpus = {
+        json.loads(line)["registro"]
+        for line in (repo_root / "data" / "tesis.jsonl").read_text(encoding="utf-8").splitlines()
+    }
+    questions = load_judgements(eval_dir / f"{name}.jsonl")
+    raw = [json.loads(line) for line in (eval_dir / f"{name}.jsonl").read_text().splitlines()]
+    assert len(questions) == 40 and {j.split for j in questions} == {"dev", "test"}
+    assert {r for j in questions for r in (*j.current, *j.relevant)} <= corpus
+    assert all(j.current for j in questions if not j.abstain)
+    assert all(not j.relevant for j in questions if j.abstain)
+    assert max(item["rubro_overlap"] for item in raw) <= 0.40
+    earlier = ["queries", "blind", *HELD_OUT[: HELD_OUT.index(name)]]
+    used = {r for e in earlier for j in load_judgements(eval_dir / f"{e}.jsonl") for r in j.current}
+    assert not {r for j in questions for r in j.current} & used
+
+
 def test_eval_names_labelled_registros_missing_from_the_store_and_goes_on(
     bundled: Services,
     bundled_settings: Settings,
