@@ -24,7 +24,7 @@ from dashboard.formatting import (
     tipo_label,
     year,
 )
-from dashboard.rendering import CITATION, cited_numbers
+from dashboard.rendering import CITATION, MAX_MARKER_CHARS, cited_numbers
 
 
 def fuente(epoca: str | None) -> str:
@@ -102,7 +102,11 @@ def answer_markdown(
     records = records or {}
     known = {int(r["number"]) for r in refs}
     answer = CITATION.sub(
-        lambda m: m.group(0) if set(cited_numbers(m.group(1))) <= known else "",
+        lambda m: (
+            m.group(0)
+            if len(m.group(0)) > MAX_MARKER_CHARS or set(cited_numbers(m.group(1))) <= known
+            else ""
+        ),
         str(result.get("answer") or ""),
     )
     lines = [f"# {question.strip()}", "", answer.strip() or "_Sin respuesta redactada._", ""]

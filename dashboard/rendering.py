@@ -22,9 +22,18 @@ from typing import Any
 
 from dashboard import formatting as fmt
 
-_CITED = r"\d+(?:\s*[-–]\s*\d+)?"  # a number or a range: [2], [1-3]
-CITATION = re.compile(rf"\[({_CITED}(?:\s*[,;]\s*{_CITED})*)\]")
+# The markers the API counts as citations (``api.core.citations``): a number or a range ([2],
+# [1-3]), lists ([1, 2], [1; 2], [1 y 2]) and the prefixed forms ([Ref. 2], [Referencia 2]);
+# one never spans lines.
+_PREFIX = r"(?:ref(?:erencias?)?\.?[ \t]*)?"
+_CITED = r"\d{1,4}(?:[ \t]*[-–][ \t]*\d{1,4})?"
+_SEPARATOR = r"(?:[ \t]*[,;][ \t]*|[ \t]+y[ \t]+)"
+CITATION = re.compile(
+    rf"\[[ \t]*{_PREFIX}({_CITED}(?:{_SEPARATOR}{_PREFIX}{_CITED})*)[ \t]*\]", re.IGNORECASE
+)
+MAX_MARKER_CHARS = 64  # a longer bracket is plain text, as the API reads it
 MAX_RANGE = 50  # a wider «range» is not a citation of every number in it
+_NUMBER_OR_RANGE = re.compile(r"(\d+)(?:[ \t]*[-–][ \t]*(\d+))?")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
@@ -56,21 +65,28 @@ def cited_numbers(inside: str) -> list[int]:
 
     >>> cited_numbers("1-3; 5")
     [1, 2, 3, 5]
+    >>> cited_numbers("Ref. 2 y 4")
+    [2, 4]
     """
     numbers: list[int] = []
-    for part in re.split(r"\s*[,;]\s*", inside.strip()):
-        bounds = [int(x) for x in re.split(r"\s*[-–]\s*", part)]
-        low, high = bounds[0], bounds[-1]
+    for part in _NUMBER_OR_RANGE.finditer(inside):
+        low = int(part.group(1))
+        high = int(part.group(2)) if part.group(2) else low
         span = range(low, high + 1) if low <= high <= low + MAX_RANGE else (low, high)
         numbers += [n for n in span if n not in numbers]
     return numbers
+
+
+def citations(text: str) -> list[re.Match[str]]:
+    """The citation markers of ``text``, as the API finds them."""
+    return [m for m in CITATION.finditer(text) if m.end() - m.start() <= MAX_MARKER_CHARS]
 
 
 def _inline(line: str, refs: Mapping[int, Mapping[str, Any]], phantoms: list[int]) -> str:
     """One line: escaped, **bold** kept, known [N] as links, phantom [N] dropped."""
     out: list[str] = []
     last = 0
-    for match in CITATION.finditer(line):
+    for match in citations(line):
         out.append(_BOLD.sub(r"<strong>\1</strong>", escape(line[last : match.start()])))
         cites = []
         for n in cited_numbers(match.group(1)):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.dashboard import canned
 from tests.dashboard.conftest import assert_api_down, texts
 
@@ -256,6 +258,29 @@ def test_a_range_of_citations_links_each_number() -> None:
     assert phantoms == [4] and "[1-2]" not in html
     result = {"answer": "Procede [1-2].", "references": []}
     assert "[1-2]" not in answer_markdown("¿?", result)  # unknown numbers: dropped, not a crash
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Procede [1 y 2].",
+        "Según [Ref. 3] y [Referencia 1], procede.",
+        "Procede [ref 2; 3] pero no [4 y 9].",
+        "Ver [1][2], [1–3] y [ 2 ].",
+        "Una lista [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21] larga.",
+    ],
+)
+def test_the_panel_links_every_citation_the_api_counts(answer: str) -> None:
+    """The API's citation check (``api.core.citations``) counted «[1 y 2]» and «[Ref. 2]» while
+    the panel left them as plain text: the [N] a reader sees must be the [N] the API checked."""
+    from api.core.citations import check_citations
+    from dashboard.rendering import answer_html
+
+    refs = {n: {"rubro": f"R{n}", "status": {"vigente": True}} for n in (1, 2, 3)}
+    html, phantoms = answer_html(answer, refs)
+    linked = {n for n in refs if f'href="#ref-{n}"' in html}
+    check = check_citations(answer, len(refs))
+    assert linked == set(check.valid) and sorted(phantoms) == sorted(check.phantom)
 
 
 def test_the_markdown_export_cites_as_the_panel(api, page) -> None:
