@@ -1,7 +1,7 @@
 """Does recency ever replace an on-point first answer with another? Counted on every labelled set.
 
-For each answerable question of ``data/eval/queries.jsonl`` and the blind sets, the first tesis
-of the configured ranking and of the same ranking without recency (weight 0) are compared with
+For each answerable question of ``data/eval/queries.jsonl`` and every ``blind*.jsonl``, the first
+tesis of the configured ranking and of the same ranking without recency (weight 0) are compared with
 the question's labels (any graded tesis counts as on point). ``python
 scripts/recency_replacements.py`` prints, per set and split, how many questions recency took
 from an on-point first answer to an unlabelled one, and how many the other way. Only counts:
@@ -16,7 +16,9 @@ from api.services.evaluation import EvalConfig, load_judgements, run_config
 from api.services.search import SearchResult, best_chunk_per_tesis
 from api.settings import PROJECT_ROOT, Settings
 
-SETS = ("queries", "blind", "blind2", "blind3", "blind4", "blind5")
+EVAL = PROJECT_ROOT / "data" / "eval"
+# the main set and every blind set, in the order they were written
+SETS = ("queries", *sorted(p.stem for p in EVAL.glob("blind*.jsonl")))
 
 
 def first(result: SearchResult) -> int | None:
@@ -31,7 +33,7 @@ def main() -> None:
     search = services.search
     total = [0, 0, 0]  # questions, replaced by recency, put right by recency
     for name in SETS:
-        judgements = load_judgements(PROJECT_ROOT / "data" / "eval" / f"{name}.jsonl")
+        judgements = load_judgements(EVAL / f"{name}.jsonl")
         for split in ("dev", "test"):
             asked = [j for j in judgements if j.split == split and not j.abstain]
             if not asked:
