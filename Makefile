@@ -45,6 +45,7 @@ schema: install
 
 eval: install
 	$(PY) scripts/eval_table.py
+	$(PY) scripts/heldout_table.py
 
 bench: install
 	$(PY) -m pip install --quiet -e ".[test,bench]"

