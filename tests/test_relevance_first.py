@@ -575,7 +575,7 @@ def test_whether_a_term_is_named_reads_a_short_page(bundled: Services) -> None:
     for term in ("costa", "huelga", "sobreseimiento", "teletrabajo", "homoparental"):
         [term] = lemmas(term)
         store.limits.clear()
-        named = retrieval.names(vector, Filters(), term)
+        named = retrieval.is_named(vector, Filters(), term)
         assert store.limits == [NAMED_PAGE], term
         assert named == bool(retrieval.topic_pool(vector, Filters(), (term,))), term
         assert named == (term not in {"teletr", "homopa"}), term
@@ -636,8 +636,8 @@ def test_a_date_order_over_an_unnamed_topic_says_which_words_nothing_names(
     # named only in the plural ("COSTAS"): BM25 is asked for the plural's stem too
     question = "¿Cuál fue el primer criterio sobre costas?"
     vector = bundled.search.embed_query(question)
-    named_by = bundled.search.retrieval.topic_pool(vector, Filters(), ("costa",))
-    assert any("COSTAS" in c.passage.rubro for c in named_by)  # none without the plural
+    naming = bundled.search.retrieval.topic_pool(vector, Filters(), ("costa",))
+    assert any("COSTAS" in c.passage.rubro for c in naming)  # none without the plural
     costas = search(bundled, query=question, topK=3)
     assert not costas["abstained"] and "COSTAS" in costas["hits"][0]["rubro"]
     # "contratos" stems to "contra", a stopword as a word: no tesis had named it; and the

@@ -29,7 +29,7 @@ from api.embeddings.base import Embedder, Vectors
 from api.errors import EmbedderError
 from api.services.search.config import SearchConfig
 from api.services.search.plan import Plan
-from api.services.search.retrieval import Retrieval
+from api.services.search.retrieval import NamedTerms, Retrieval
 from api.store.base import VectorQuery, VectorStore
 
 _log = logging.getLogger("vigencia.search")
@@ -184,8 +184,8 @@ class Abstention:
         words alone come close to some tesis (a reviewer's find)."""
         if plan.route != "date_sorted" or not plan.topic:
             return False
-        named = self.retrieval.term_naming(vector, plan.request.filters)  # a page a term
-        if not all(named(term) for term in plan.topic):
+        named = NamedTerms(self.retrieval, vector, plan.request.filters)  # a page a term
+        if not all(term in named for term in plan.topic):
             return False
         said = " ".join(topic_words(plan.request.query, plan.topic))
         return self._reaches_floor(said, plan.language, plan.request.filters, len(plan.topic))

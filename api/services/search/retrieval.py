@@ -3,7 +3,7 @@ documents naming its topic or the store's date index."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Container, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -30,7 +30,7 @@ MIN_DATED_POOL = 100
 MAX_TOPIC_TERMS = 3  # a longer topic is a description: date order over on-topic hits instead
 TOPIC_POOL = 5000  # most chunks naming a topic that a date-sorted question reads
 # Chunks read first to tell whether any names a term: BM25 ranks those naming it in their
-# rubro or opening high, so a named term is found here (see ``Retrieval.names``).
+# rubro or opening high, so a named term is found here (see ``Retrieval.is_named``).
 NAMED_PAGE = 20
 MIN_NAME_DOCUMENTS = 3  # a capitalized word in fewer documents is a name, not a topic
 # A document names a topic it is about in its rubro or its opening words; one naming it only
@@ -142,8 +142,8 @@ class Retrieval:
         own = [topic]
         english = plan.language in ("en", "mixed")
         groups = [readings, own] if english else [own, readings]
-        named_by = self.term_naming(vector, filters)
-        for topics in self._stages(groups, named_by):
+        named = NamedTerms(self, vector, filters)
+        for topics in self._stages(groups, named):
             # the documents naming any reading ("dismissal": sobreseimiento or despido)
             pool = merge_candidates(*(self.topic_pool(vector, filters, t) for t in topics))
             if pool:
@@ -156,7 +156,7 @@ class Retrieval:
         # nothing names is not in the corpus: no nearest tesis by meaning, dated. One worded
         # past the glossary ("trademarks in a foreign language") is read as a description.
         if readings or not english:
-            missing = () if english else unnamed_terms(topic, named_by)
+            missing = () if english else unnamed_terms(topic, named)
             return Retrieved([], unnamed=True, missing=missing)
         return Retrieved([])
 
@@ -193,7 +193,7 @@ class Retrieval:
         forms = " ".join(form for term in topic for form in indexed_forms(term))
         return self.store.lexical_search(forms, vector, filters, limit)
 
-    def names(self, vector: Vectors, filters: Filters, term: str) -> bool:
+    def is_named(self, vector: Vectors, filters: Filters, term: str) -> bool:
         """Whether some chunk of the filtered set names ``term`` (``topic_pool`` of it alone
         is not empty), reading BM25's best ``NAMED_PAGE`` first: one of them names a common
         term, and a shorter page is every chunk with the term. Only a page of chunks that all
@@ -203,21 +203,16 @@ class Retrieval:
             return True  # BM25's ranking is a prefix of the longer page's: named there too
         return len(found) == NAMED_PAGE and bool(self.topic_pool(vector, filters, (term,)))
 
-    def term_naming(self, vector: Vectors, filters: Filters) -> Naming:
-        """Which terms chunks name, and how many, under ``filters``, each read once by the
-        ``Naming`` returned (the retrieval and the abstention each build their own)."""
-        return Naming(self, vector, filters)
-
     @staticmethod
     def _stages(
-        groups: list[list[tuple[str, ...]]], named_by: Naming
+        groups: list[list[tuple[str, ...]]], named: NamedTerms
     ) -> Iterator[list[tuple[str, ...]]]:
         """The topics to look for, in turn: each group as it is, then each group's longer
         topics less their loosest term ("los sábados como días inhábiles" is the rubro
         "SABADOS INHABILES"), worked out only when nothing named the whole topics."""
         yield from groups
         for group in groups:
-            yield [n for t in group if (n := narrower(t, named_by))]
+            yield [n for t in group if (n := narrower(t, named))]
 
     def within_branch(
         self, vector: Vectors, filters: Filters, topics: list[tuple[str, ...]]
@@ -287,22 +282,25 @@ class Retrieval:
         return self.store.vector_search(VectorQuery(vector, only, len(registros) * cap))
 
 
-class Naming:
-    """Whether chunks name each term alone under one question's filters, and how many: the
-    count (``topic_pool`` of the term) only where the terms are compared, the answer to
-    "any?" from a short page (``Retrieval.names``); each read once."""
+class NamedTerms:
+    """The terms that chunks name alone under one question's filters (``term in named``), and
+    how many chunks name each (``named.count(term)``), each read once: the count
+    (``topic_pool`` of the term) only where terms are compared, "any?" from a short page
+    (``Retrieval.is_named``). The retrieval and the abstention each build their own."""
 
     def __init__(self, retrieval: Retrieval, vector: Vectors, filters: Filters) -> None:
         self.retrieval, self.vector, self.filters = retrieval, vector, filters
         self._counts: dict[str, int] = {}
         self._named: dict[str, bool] = {}
 
-    def __call__(self, term: str) -> bool:
+    def __contains__(self, term: object) -> bool:
         """Whether some chunk names ``term``."""
+        if not isinstance(term, str):
+            return False
         if term in self._counts:
             return self._counts[term] > 0
         if term not in self._named:
-            self._named[term] = self.retrieval.names(self.vector, self.filters, term)
+            self._named[term] = self.retrieval.is_named(self.vector, self.filters, term)
         return self._named[term]
 
     def count(self, term: str) -> int:
@@ -313,24 +311,24 @@ class Naming:
         return self._counts[term]
 
 
-def unnamed_terms(topic: tuple[str, ...], named: Callable[[str], bool]) -> tuple[str, ...]:
+def unnamed_terms(topic: tuple[str, ...], named: Container[str]) -> tuple[str, ...]:
     """The terms of ``topic`` that no document names ("embarazadas" of "despido de trabajadoras
     embarazadas"); ``()`` when each is named somewhere, only not together."""
     if len(topic) < 2:
         return topic
-    return tuple(t for t in topic if not named(t))
+    return tuple(t for t in topic if t not in named)
 
 
-def narrower(topic: tuple[str, ...], named_by: Naming) -> tuple[str, ...]:
+def narrower(topic: tuple[str, ...], named: NamedTerms) -> tuple[str, ...]:
     """``topic`` (3 terms or more) without the one most documents name, the least telling ("dia"
     of "sábados días inhábiles"); ``()`` for a shorter topic, or when a term is named by no
     document: that term is what the corpus lacks ("despido de trabajadoras embarazadas" is not
     "despido de trabajadoras")."""
     if len(topic) < 3:
         return ()
-    if not all(named_by.count(t) for t in topic):  # the counts are compared next
+    if not all(named.count(t) for t in topic):  # the counts are compared next
         return ()
-    loosest = max(topic, key=named_by.count)
+    loosest = max(topic, key=named.count)
     return tuple(t for t in topic if t != loosest)
 
 
