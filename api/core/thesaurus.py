@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping
 
 from api.core.text import fold
 
+_WORD_STARTS = re.compile(r"\b\w")
+
 
 class Thesaurus:
     """A table of phrases (any case and accents) and the corpus's words for each."""
@@ -42,8 +44,23 @@ class Thesaurus:
         return [" ".join(combo) for combo in combos]
 
     def _matches(self, text: str) -> Iterator[re.Match[str]]:
-        return self._pattern.finditer(fold(text))
+        return iter(self._longest(fold(text)))
 
     def spans(self, folded: str) -> list[tuple[int, int]]:
         """Where known phrases are in ``folded`` (already folded text)."""
-        return [m.span() for m in self._pattern.finditer(folded)]
+        return [m.span() for m in self._longest(folded)]
+
+    def _longest(self, folded: str) -> list[re.Match[str]]:
+        """The known phrases of ``folded``, longest first where two overlap, in text order: a
+        phrase starting a word later is not lost to a shorter one before it ("el dueño" does
+        not take "dueño de la casa")."""
+        found = [
+            m
+            for i in _WORD_STARTS.finditer(folded)
+            if (m := self._pattern.match(folded, i.start()))
+        ]
+        kept: list[re.Match[str]] = []
+        for match in sorted(found, key=lambda m: (m.start() - m.end(), m.start())):
+            if all(match.end() <= k.start() or match.start() >= k.end() for k in kept):
+                kept.append(match)
+        return sorted(kept, key=lambda m: m.start())

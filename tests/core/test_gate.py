@@ -191,6 +191,14 @@ def test_a_phrase_s_readings_reach_bm25_together_and_a_topic_one_at_a_time() -> 
     assert "carga de la prueba despido" in translations("burden of proof in dismissals")
 
 
+def test_a_longer_phrase_starting_a_word_later_wins_over_a_shorter_one_it_overlaps() -> None:
+    table = Thesaurus({"el dueño": "propietario", "dueño de la casa": "arrendador", "casa": "x"})
+    assert table.terms("el dueño de la casa me quiere sacar") == "arrendador"
+    assert table.terms("el dueño y la casa") == "propietario x"  # apart, each is read
+    folded = "el dueno de la casa"
+    assert [folded[a:b] for a, b in table.spans(folded)] == ["dueno de la casa"]
+
+
 def test_an_english_topic_is_read_in_spanish_only_when_the_glossary_knows_it_whole() -> None:
     known = make_plan(
         SearchRequest(query="What was the first ruling on the burden of proof in dismissals?"),
