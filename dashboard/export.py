@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,14 +102,7 @@ def answer_markdown(
     refs = list(result.get("references") or [])
     records = records or {}
     known = {int(r["number"]) for r in refs}
-    answer = CITATION.sub(
-        lambda m: (
-            m.group(0)
-            if len(m.group(0)) > MAX_MARKER_CHARS or set(cited_numbers(m.group(1))) <= known
-            else ""
-        ),
-        str(result.get("answer") or ""),
-    )
+    answer = CITATION.sub(lambda m: _known_cites(m, known), str(result.get("answer") or ""))
     lines = [f"# {question.strip()}", "", answer.strip() or "_Sin respuesta redactada._", ""]
     lines += ["## Referencias", ""]
     for ref in refs:
@@ -164,3 +158,16 @@ def references_csv(refs: Sequence[Mapping[str, Any]]) -> bytes:
             ]
         )
     return out.getvalue().encode("utf-8-sig")
+
+
+def _known_cites(marker: re.Match[str], known: set[int]) -> str:
+    """A citation marker as the API keeps it: whole when it cites only known references,
+    rewritten to the known ones when it mixes in others ("[1, 9]" is "[1]"), gone when it
+    cites none; a bracket too long to be a marker stays text."""
+    if len(marker.group(0)) > MAX_MARKER_CHARS:
+        return marker.group(0)
+    numbers = cited_numbers(marker.group(1))
+    if set(numbers) <= known:
+        return marker.group(0)
+    kept = [str(n) for n in numbers if n in known]
+    return f"[{', '.join(kept)}]" if kept else ""

@@ -15,7 +15,14 @@ from collections.abc import Sequence
 from api.cli.loading import ensure_loaded
 from api.core.evaluation import Judgement
 from api.services.container import Services
-from api.services.evaluation import EvalConfig, Scores, load_judgements, run_config, score
+from api.services.evaluation import (
+    EvalConfig,
+    Scores,
+    held_out_sets,
+    load_judgements,
+    run_config,
+    score,
+)
 from api.services.search import SearchResult
 from api.settings import PROJECT_ROOT, Settings
 
@@ -28,10 +35,12 @@ HEADER = (
 
 
 def _pct(value: float | None) -> str:
+    """A share as a percentage with one decimal; "n/a" where nothing was due."""
     return "n/a" if value is None else f"{100 * value:.1f}"
 
 
 def row(name: str, split: str, scores: Scores) -> str:
+    """One Markdown row of the table: a set (or the pooled halves) on one split."""
     abstention = f"{_pct(scores.abstain_precision)} / {_pct(scores.abstain_recall)}"
     return (
         f"| {name} | {split} | {scores.questions} | {_pct(scores.current_at_1)} | "
@@ -45,7 +54,7 @@ def table(services: Services) -> list[str]:
     search = services.search
     lines = list(HEADER)
     pooled: dict[str, tuple[list[Judgement], list[SearchResult]]] = {}
-    for path in sorted((PROJECT_ROOT / "data" / "eval").glob("blind*.jsonl")):
+    for path in held_out_sets(PROJECT_ROOT / "data" / "eval"):
         judgements = load_judgements(path)
         vectors = [search.embed_query(j.query) for j in judgements]
         results = run_config(search, judgements, vectors, EvalConfig("configured"), K)
@@ -63,6 +72,7 @@ def table(services: Services) -> list[str]:
 
 
 def write(readme_text: str, lines: Sequence[str]) -> str:
+    """``readme_text`` with the lines between ``START`` and ``END`` replaced by ``lines``."""
     head, rest = readme_text.split(START, 1)
     _, tail = rest.split(END, 1)
     return f"{head}{START}\n" + "\n".join(lines) + f"\n{END}{tail}"

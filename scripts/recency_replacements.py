@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from api.cli.loading import ensure_loaded
 from api.services.container import Services
-from api.services.evaluation import EvalConfig, load_judgements, run_config
+from api.services.evaluation import EvalConfig, held_out_sets, load_judgements, run_config
 from api.services.search import SearchResult, best_chunk_per_tesis
 from api.settings import PROJECT_ROOT, Settings
 
 EVAL = PROJECT_ROOT / "data" / "eval"
-# the main set and every blind set, in the order they were written
-SETS = ("queries", *sorted(p.stem for p in EVAL.glob("blind*.jsonl")))
 
 
 def first(result: SearchResult) -> int | None:
@@ -32,7 +30,8 @@ def main() -> None:
     ensure_loaded(services, settings)
     search = services.search
     total = [0, 0, 0]  # questions, replaced by recency, put right by recency
-    for name in SETS:
+    # the main set and every blind set, in the order they were written
+    for name in ("queries", *(path.stem for path in held_out_sets(EVAL))):
         judgements = load_judgements(EVAL / f"{name}.jsonl")
         for split in ("dev", "test"):
             asked = [j for j in judgements if j.split == split and not j.abstain]

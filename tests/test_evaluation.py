@@ -16,7 +16,7 @@ from api.core.evaluation import (
     vigencia,
 )
 from api.services.container import Services
-from api.services.evaluation import load_judgements, run_config, sweep
+from api.services.evaluation import held_out_sets, load_judgements, run_config, sweep
 from api.settings import Settings
 
 J = Judgement("q", {1: 3, 2: 1, 3: 2}, current=(3,))
@@ -122,7 +122,15 @@ def test_the_blind_set_loads_and_uses_no_tesis_of_the_main_set(repo_root: Path) 
     assert not {r for j in blind for r in j.current} & used
 
 
-HELD_OUT = ["blind2", "blind3", "blind4", "blind5", "blind6", "blind7"]
+EVAL_DIR = Path(__file__).resolve().parent.parent / "data" / "eval"
+# the blind sets written with a split (the first one is all test), in the order written
+HELD_OUT = [path.stem for path in held_out_sets(EVAL_DIR)][1:]
+
+
+def test_the_blind_sets_are_read_in_the_order_they_were_written(tmp_path: Path) -> None:
+    for name in ("blind10", "blind2", "blind", "queries"):
+        (tmp_path / f"{name}.jsonl").write_text("", encoding="utf-8")
+    assert [p.stem for p in held_out_sets(tmp_path)] == ["blind", "blind2", "blind10"]
 
 
 @pytest.mark.parametrize("name", HELD_OUT)
@@ -130,14 +138,16 @@ def test_a_held_out_set_is_split_labelled_from_the_corpus_and_draws_new_tesis(
     repo_root: Path, name: str
 ) -> None:
     """Each later blind set is split once, labels only bundled tesis, keeps its overlap with
-    the rubros low, and draws its current criteria from tesis no earlier set answers with."""
+    the rubros low, and answers with current criteria no earlier set answers with (its
+    grade-3 siblings may be another set's)."""
     eval_dir = repo_root / "data" / "eval"
     corpus = {
         json.loads(line)["registro"]
         for line in (repo_root / "data" / "tesis.jsonl").read_text(encoding="utf-8").splitlines()
     }
     questions = load_judgements(eval_dir / f"{name}.jsonl")
-    raw = [json.loads(line) for line in (eval_dir / f"{name}.jsonl").read_text().splitlines()]
+    text = (eval_dir / f"{name}.jsonl").read_text(encoding="utf-8")
+    raw = [json.loads(line) for line in text.splitlines()]
     assert len(questions) == 40 and {j.split for j in questions} == {"dev", "test"}
     assert {r for j in questions for r in (*j.current, *j.relevant)} <= corpus
     assert all(j.current for j in questions if not j.abstain)

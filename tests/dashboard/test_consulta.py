@@ -267,13 +267,15 @@ def test_a_range_of_citations_links_each_number() -> None:
         "Según [Ref. 3] y [Referencia 1], procede.",
         "Procede [ref 2; 3] pero no [4 y 9].",
         "Ver [1][2], [1–3] y [ 2 ].",
+        "Mezcla [1, 9] y [Ref. 9 y 2].",
         "Una lista [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21] larga.",
     ],
 )
 def test_the_panel_links_every_citation_the_api_counts(answer: str) -> None:
     """The API's citation check (``api.core.citations``) counted «[1 y 2]» and «[Ref. 2]» while
     the panel left them as plain text: the [N] a reader sees must be the [N] the API checked."""
-    from api.core.citations import check_citations
+    from api.core.citations import check_citations, strip_phantoms
+    from dashboard.export import answer_markdown
     from dashboard.rendering import answer_html
 
     refs = {n: {"rubro": f"R{n}", "status": {"vigente": True}} for n in (1, 2, 3)}
@@ -281,6 +283,20 @@ def test_the_panel_links_every_citation_the_api_counts(answer: str) -> None:
     linked = {n for n in refs if f'href="#ref-{n}"' in html}
     check = check_citations(answer, len(refs))
     assert linked == set(check.valid) and sorted(phantoms) == sorted(check.phantom)
+    # the export keeps what the API keeps of each marker ("[4 y 9]" gone, "[1, 9]" as "[1]")
+    listed = [{"number": n, "registro": 250000 + n, "rubro": f"R{n}"} for n in refs]
+    exported = answer_markdown("¿?", {"answer": answer, "references": listed}).splitlines()[2]
+    kept = strip_phantoms(answer, len(refs))
+    assert check_citations(exported, len(refs)).cited == check_citations(kept, len(refs)).cited
+
+
+def test_the_panel_reads_citation_markers_with_the_api_s_grammar() -> None:
+    from api.core.citations import MARKER
+    from api.core.citations import MAX_MARKER_CHARS as API_MAX
+    from dashboard.rendering import CITATION, MAX_MARKER_CHARS
+
+    assert (CITATION.pattern, CITATION.flags) == (MARKER.pattern, MARKER.flags)
+    assert MAX_MARKER_CHARS == API_MAX
 
 
 def test_the_markdown_export_cites_as_the_panel(api, page) -> None:
