@@ -108,6 +108,13 @@ class Timings(TypedDict):
     scoreMs: float
 
 
+class Confidence(TypedDict):
+    level: str  # high or low
+    lead: float
+    floorMargin: float | None
+    reasons: list[str]
+
+
 class SearchPayload(TypedDict):
     logId: str | None
     candidates: int
@@ -116,6 +123,7 @@ class SearchPayload(TypedDict):
     mode: str
     abstained: bool
     abstainReason: str | None
+    confidence: Confidence | None
     hits: list[Hit]
     withoutRecency: list[Hit]
     discarded: list[Discarded]
@@ -154,6 +162,7 @@ class ChatPayload(TypedDict):
     context: str
     abstained: bool
     abstainReason: str | None
+    confidence: Confidence | None
     references: list[Reference]
     citationCheck: CitationCheck
     intent: Intent

@@ -61,8 +61,12 @@ def _union(operation: str, call: str, payload: str, fields: str) -> str:
     )
 
 
+_CONFIDENCE = "confidence { level lead floorMargin reasons } "
+
 SEARCH_PAYLOAD = (
-    "logId candidates recencyWeight profile mode abstained abstainReason hits { ...Hit } "
+    "logId candidates recencyWeight profile mode abstained abstainReason "
+    + _CONFIDENCE
+    + "hits { ...Hit } "
     "withoutRecency { ...Hit } "
     "discarded { ...Discarded } intent { ...IntentFields } timings { embedMs retrieveMs scoreMs }"
 )
@@ -82,7 +86,8 @@ query Tesis($registro: Int!) {
 _CHAT_PAYLOAD = (
     "id answer mode ragUsed llmError model phantomRemoved systemPrompt context abstained "
     "abstainReason "
-    "references { ...Reference } citationCheck { ...Check } intent { ...IntentFields } "
+    + _CONFIDENCE
+    + "references { ...Reference } citationCheck { ...Check } intent { ...IntentFields } "
     "discarded { ...Discarded }"
 )
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from api.cli.loading import ensure_loaded
-from api.core.evaluation import Judgement
+from api.core.evaluation import Judgement, current_at_1, mean
 from api.services.container import Services
 from api.services.evaluation import (
     EvalConfig,
@@ -23,14 +23,15 @@ from api.services.evaluation import (
     run_config,
     score,
 )
-from api.services.search import SearchResult
+from api.services.search import SearchResult, best_chunk_per_tesis
 from api.settings import PROJECT_ROOT, Settings
 
 START, END = "<!-- heldout:start -->", "<!-- heldout:end -->"
 K = 10
 HEADER = (
-    "| set | split | questions | current@1 | nDCG@10 | abstention P / R | English | temporal |",
-    "|---|---|---|---|---|---|---|---|",
+    "| set | split | questions | current@1 | nDCG@10 | abstention P / R | English | temporal "
+    "| high confidence: share / current@1 |",
+    "|---|---|---|---|---|---|---|---|---|",
 )
 
 
@@ -39,14 +40,28 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}"
 
 
-def row(name: str, split: str, scores: Scores) -> str:
-    """One Markdown row of the table: a set (or the pooled halves) on one split."""
+def row(name: str, split: str, scores: Scores, sure: tuple[float | None, float | None]) -> str:
+    """One Markdown row of the table: a set (or the pooled halves) on one split; ``sure``:
+    the share of relevance-ranked answers given high confidence, and their current@1."""
     abstention = f"{_pct(scores.abstain_precision)} / {_pct(scores.abstain_recall)}"
     return (
         f"| {name} | {split} | {scores.questions} | {_pct(scores.current_at_1)} | "
         f"{_pct(scores.ndcg)} | {abstention} | {_pct(scores.by_class.get('english'))} | "
-        f"{_pct(scores.by_class.get('temporal'))} |"
+        f"{_pct(scores.by_class.get('temporal'))} | {_pct(sure[0])} / {_pct(sure[1])} |"
     )
+
+
+def high_confidence(
+    judgements: Sequence[Judgement], results: Sequence[SearchResult]
+) -> tuple[float | None, float | None]:
+    """Of the answerable questions given a confidence (answered by relevance), the share
+    given a high one, and how often their first tesis was the expected one."""
+    rated = [
+        (j, r) for j, r in zip(judgements, results, strict=True) if not j.abstain and r.confidence
+    ]
+    high = [(j, r) for j, r in rated if r.confidence and r.confidence.level == "high"]
+    right = [current_at_1([h.registro for h in best_chunk_per_tesis(r.hits)], j) for j, r in high]
+    return (len(high) / len(rated) if rated else None), mean(right)
 
 
 def table(services: Services) -> list[str]:
@@ -62,12 +77,14 @@ def table(services: Services) -> list[str]:
             part = [(j, r) for j, r in zip(judgements, results, strict=True) if j.split == split]
             asked = [j for j, _ in part]
             found = [r for _, r in part]
-            lines.append(row(path.stem, split, score(asked, found, K)))
+            lines.append(
+                row(path.stem, split, score(asked, found, K), high_confidence(asked, found))
+            )
             js, rs = pooled.setdefault(split, ([], []))
             js.extend(asked)
             rs.extend(found)
     for split, (js, rs) in sorted(pooled.items()):
-        lines.append(row("**all**", split, score(js, rs, K)))
+        lines.append(row("**all**", split, score(js, rs, K), high_confidence(js, rs)))
     return lines
 
 

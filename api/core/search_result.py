@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from api.core.confidence import Confidence
 from api.core.fusion import RetrievalMode
 from api.core.intent import MateriaIntent, TemporalIntent
 from api.core.language import Language
@@ -54,6 +55,7 @@ class SearchResult:
     intent: SearchIntent
     without_recency: list[Hit] = field(default_factory=list)  # top-k by relevance alone
     abstain_reason: str | None = None  # set when nothing answers: hits are then empty
+    confidence: Confidence | None = None  # a relevance-ranked answer's (see api.core.confidence)
 
     @property
     def abstained(self) -> bool:

@@ -14,7 +14,7 @@ from api.graphql.inputs import FiltersInput, filters_to_core
 from api.graphql.mirror import mirror, to_record
 from api.graphql.queries import Intent
 from api.graphql.references import CitationCheckType, ReferenceType
-from api.graphql.types import DiscardedHit, InputError, Outcome, ServiceError
+from api.graphql.types import AnswerConfidence, DiscardedHit, InputError, Outcome, ServiceError
 from api.services.chat import ChatRequest
 from api.services.recorded import LoggedAnswer, answer_and_record, record_chat
 
@@ -44,6 +44,9 @@ class ChatPayload:
         description="Nothing in the corpus answers: the answer says so and cites nothing."
     )
     abstain_reason: str | None
+    confidence: AnswerConfidence | None = strawberry.field(
+        description="How far to trust the first reference, when relevance ranked it."
+    )
 
     @classmethod
     def from_core(cls, logged: LoggedAnswer) -> ChatPayload:
@@ -59,6 +62,7 @@ class ChatPayload:
             citation_check=CitationCheckType.from_core(answer.citation_check),
             discarded=[DiscardedHit.from_core(d) for d in search.discarded],
             intent=Intent.from_core(search.intent, search.recency_weight),
+            confidence=AnswerConfidence.from_core(search.confidence),
         )
 
 
@@ -114,6 +118,9 @@ class ChatDone:
     llm_error: str | None
     citation_check: CitationCheckType
     warnings: list[str]
+    confidence: AnswerConfidence | None = strawberry.field(
+        description="How far to trust the first reference, when relevance ranked it."
+    )
 
 
 ChatEvent = Annotated[
@@ -152,4 +159,7 @@ class ChatSubscription:
                     record_chat, ctx.recorder, input.question, prepared, answer
                 )
                 check = CitationCheckType.from_core(answer.citation_check)
-                yield mirror(ChatDone, answer, id=log_id, citation_check=check)
+                confidence = AnswerConfidence.from_core(prepared.search.confidence)
+                yield mirror(
+                    ChatDone, answer, id=log_id, citation_check=check, confidence=confidence
+                )

@@ -13,6 +13,7 @@ from api.graphql.context import Info
 from api.graphql.errors import listed, outcome
 from api.graphql.inputs import FiltersInput, SearchInput, TimelineInput, filters_to_core
 from api.graphql.types import (
+    AnswerConfidence,
     Bucket,
     DiscardedHit,
     GroupBy,
@@ -114,6 +115,9 @@ class SearchPayload:
         description="Nothing in the corpus answers the question: no hits, see abstainReason."
     )
     abstain_reason: str | None = strawberry.field(description="Why the search abstained.")
+    confidence: AnswerConfidence | None = strawberry.field(
+        description="How far to trust the first hit, when relevance ranked it."
+    )
 
     @classmethod
     def from_core(cls, result: SearchResult, log_id: str | None = None) -> SearchPayload:
@@ -134,6 +138,7 @@ class SearchPayload:
             ),
             abstained=result.abstained,
             abstain_reason=result.abstain_reason,
+            confidence=AnswerConfidence.from_core(result.confidence),
         )
 
 

@@ -8,6 +8,7 @@ from typing import TypeAlias, TypeVar
 
 import strawberry
 
+from api.core.confidence import Confidence
 from api.core.models import Chunk, Discarded, Hit, Tesis, Validity
 from api.core.validity import describe
 from api.graphql.mirror import mirror
@@ -62,6 +63,30 @@ class GroupBy(Enum):
 class TesisTipo(Enum):
     JURISPRUDENCIA = "Jurisprudencia"
     AISLADA = "Aislada"
+
+
+@strawberry.type(
+    description="How far to trust a first answer ranked by relevance: how far the first tesis "
+    "leads the second, and how far the best passage clears the abstention floor. A date "
+    "order's or a lookup's first hit has none."
+)
+class AnswerConfidence:
+    level: str = strawberry.field(
+        description="high: the first tesis leads the second by 0.15 of relevance or more and the "
+        "best passage clears the floor by 0.01 of cosine or more (right 92 % of the time on the "
+        "dev questions); low otherwise (62 %)."
+    )
+    lead: float = strawberry.field(
+        description="The first tesis' relevance less the second's (the first's when alone)."
+    )
+    floor_margin: float | None = strawberry.field(
+        description="The best passage's cosine less the abstention floor; null with no floor."
+    )
+    reasons: list[str] = strawberry.field(description="Why it is low, in Spanish, for the reader.")
+
+    @classmethod
+    def from_core(cls, confidence: Confidence | None) -> AnswerConfidence | None:
+        return None if confidence is None else mirror(cls, confidence)
 
 
 @strawberry.type(description="A span of the tesis text (rubro + texto) that was matched.")

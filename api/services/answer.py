@@ -71,16 +71,20 @@ class Answer:
     llm_error: str | None
     model_id: str | None = None
     not_found: tuple[str, ...] = ()  # cited tesis the corpus lacks (a lookup found others)
+    uncertain: str | None = None  # the search's low-confidence note (api.core.confidence)
 
     @property
     def warnings(self) -> tuple[str, ...]:
         """What a reader must know about this answer: a lookup found only some of the tesis
-        cited; it cites no reference at all; the model cited references that do not exist
-        (their markers were removed, so what they backed stands unsupported); a generated
-        answer cites a criterion that lost force (an extractive one says so in its text)."""
+        cited; the search that found the references is unsure of its first one; it cites no
+        reference at all; the model cited references that do not exist (their markers were
+        removed, so what they backed stands unsupported); a generated answer cites a criterion
+        that lost force (an extractive one says so in its text)."""
         notes: list[str] = []
         if (note := partly_cited_note(self.not_found)) is not None:
             notes.append(note)
+        if self.uncertain:
+            notes.append(self.uncertain)
         if self.references and not self.citation_check.valid:
             notes.append(UNCITED)
         if self.phantom_removed:

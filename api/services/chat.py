@@ -143,7 +143,7 @@ class ChatService:
             prepared.search.intent.date_order,
             prepared.full_text,
         )
-        return prepared, with_lookup_note(answer, prepared)
+        return prepared, with_search_notes(answer, prepared)
 
     def stream(self, request: ChatRequest) -> tuple[Prepared, Iterator[StreamEvent]]:
         prepared = self.prepare(request)
@@ -156,15 +156,20 @@ class ChatService:
             prepared.full_text,
         )
         return prepared, (
-            ("answer", with_lookup_note(event[1], prepared)) if event[0] == "answer" else event
+            ("answer", with_search_notes(event[1], prepared)) if event[0] == "answer" else event
             for event in events
         )
 
 
-def with_lookup_note(answer: Answer, prepared: Prepared) -> Answer:
-    """``answer`` naming the cited tesis its lookup did not find, if any."""
+def with_search_notes(answer: Answer, prepared: Prepared) -> Answer:
+    """``answer`` naming the cited tesis its lookup did not find, and saying when its search
+    is unsure of the first reference (``api.core.confidence``)."""
     not_found = prepared.search.intent.not_found
-    return replace(answer, not_found=not_found) if not_found else answer
+    confidence = prepared.search.confidence
+    uncertain = confidence.note if confidence is not None else None
+    if not (not_found or uncertain):
+        return answer
+    return replace(answer, not_found=not_found, uncertain=uncertain)
 
 
 def abstention(reason: str) -> Answer:

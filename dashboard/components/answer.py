@@ -31,6 +31,8 @@ def show(result: ChatPayload, state_key: str, question: str = "") -> None:
     text, phantoms = answer_html(str(result.get("answer") or ""), refs)
     if (result.get("answer") or "").strip():
         st.html(text)
+    if not abstained:
+        explain.confidence(result.get("confidence"))
     check = result.get("citationCheck") or {}
     answered = (result.get("answer") or "").strip() and not abstained
     if answered and refs and not check.get("valid", check.get("cited")):

@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard.components.scoring import LINK
 from dashboard.formatting import escape_md, facts_line, pct, tesis_url, year
-from dashboard.payloads import CitationCheck, Discarded, Intent
+from dashboard.payloads import CitationCheck, Confidence, Discarded, Intent
 from dashboard.spanish import CODES, code_label
 
 
@@ -144,3 +144,18 @@ def citation_check(check: CitationCheck | None, phantoms_removed: Sequence[int])
     if phantoms:
         listed = ", ".join(f"[{n}]" for n in phantoms)
         st.caption(f"Citas a referencias inexistentes, quitadas de la respuesta: {listed}")
+
+
+def confidence(level: Confidence | None) -> None:
+    """How far the API trusts the first result of a relevance ranking: a line when high, a
+    warning with its reasons when low, nothing for a date order or a lookup (none given)."""
+    if not level:
+        return
+    if level.get("level") == "high":
+        st.caption(
+            f"Confianza alta en el primer resultado: aventaja al siguiente en "
+            f"{float(level.get('lead') or 0):.2f} de relevancia."
+        )
+        return
+    reasons = " ".join(escape_md(str(r)) for r in level.get("reasons") or [])
+    st.warning(f"Confianza baja en el primer resultado. {reasons}", icon=":material/help:")

@@ -94,6 +94,8 @@ if result:
             result.get("abstainReason") or "Ninguna tesis responde a la consulta.",
             icon=":material/block:",
         )
+    else:
+        explain.confidence(result.get("confidence"))
     cols = st.columns(4)
     cols[0].metric(
         "Candidatos", result.get("candidates", "—"), help="Fragmentos puntuados antes del corte"

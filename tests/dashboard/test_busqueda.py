@@ -272,3 +272,21 @@ def test_streamlit_hints_are_restyled_in_spanish(api: FakeApi, page) -> None:
     at.run()
     assert any(style.CSS in h.proto.body for h in at.get("html"))
     assert '"Intro para enviar"' in style.CSS and '"Sin resultados"' in style.CSS
+
+
+def test_a_search_says_how_far_to_trust_its_first_result(api: FakeApi, page) -> None:
+    low = {
+        "level": "low",
+        "lead": 0.2,
+        "floorMargin": 0.002,
+        "reasons": ["El pasaje más parecido queda cerca del umbral de abstención (+0.002)."],
+    }
+    api.root["search"] = lambda *a, **k: {**canned.search_payload(), "confidence": low}
+    at = _search(page("busqueda"))
+    assert not at.exception and not api.errors
+    [warning] = [w.value for w in at.warning if "Confianza baja" in w.value]
+    assert "umbral de abstención" in warning
+    api.root["search"] = lambda *a, **k: {**canned.search_payload(), "confidence": None}
+    at = _search(at, first_run=False)  # a date order: nothing said
+    assert not [w for w in at.warning if "Confianza" in w.value]
+    assert not [c for c in at.caption if "Confianza" in c.value]

@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from api.core.cited import cited_claves, cited_labels, cited_registros, not_in_corpus_reason
+from api.core.confidence import answer_confidence
 from api.core.exclusions import Exclusions, exclusions, mentions_any
 from api.core.fusion import ScaleFloor, merge_candidates
 from api.core.gate import (
@@ -28,6 +29,7 @@ from api.core.models import Candidate, Filters, Hit, Passage
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
+from api.core.text import analyze
 from api.core.topic import topic_words
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
@@ -181,6 +183,9 @@ class SearchService:
         if plan.ordering is not None and plan.route == "date_sorted":
             kept = self.retrieval.sort_dated(kept, plan.ordering, date_field, listing)
         plain = on_the_page(plain, kept)
+        confidence = None
+        if plan.route == "relevance" and not cited and reason is None:
+            confidence = answer_confidence(kept, self.floor_margin(plan, kept))
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
@@ -207,7 +212,17 @@ class SearchService:
                 excluded=excluded.words,
             ),
             abstain_reason=reason,
+            confidence=confidence,
         )
+
+    def floor_margin(self, plan: Plan, hits: list[Hit]) -> float | None:
+        """How far the best cosine of ``hits`` is over the question's abstention floor; None
+        with the gate off or no floor measured (0.0)."""
+        if plan.gate is None or not hits:
+            return None
+        words = len(set(analyze(plan.request.query)))
+        floor = self.abstention.floor(plan.language, words)
+        return max(h.score.similarity for h in hits) - floor if floor > 0.0 else None
 
     def as_lookup(
         self, request: SearchRequest

@@ -1,0 +1,67 @@
+"""A relevance-ranked answer says how far to trust its first hit (``api.core.confidence``)
+through ``search`` and ``chat``; a date order, a lookup and an abstention say nothing."""
+
+from __future__ import annotations
+
+from api.core.confidence import FLOOR_MARGIN, LEAD
+from api.services.container import Services
+from tests.conftest import run_query, subscribe_all
+
+CONFIDENCE = "confidence { level lead floorMargin reasons }"
+SEARCH = f"""
+query S($input: SearchInput!) {{
+  search(input: $input) {{ ... on SearchPayload {{ abstained intent {{ mode }} {CONFIDENCE} }} }}
+}}
+"""
+CHAT = f"""
+query C($input: ChatInput!) {{
+  chat(input: $input) {{ ... on ChatPayload {{ mode warnings {CONFIDENCE} }} }}
+}}
+"""
+CLEAR = "¿Procede la suspensión contra una orden de aprehensión en el sistema acusatorio?"
+# many tesis on the suplencia de la queja, the first two within 0.01 of relevance
+CLOSE = "¿Qué es la suplencia de la queja?"
+
+
+def confidence_of(services: Services, query: str) -> dict | None:
+    data = run_query(services, SEARCH, input={"query": query, "topK": 10})["search"]
+    return data["confidence"]
+
+
+def test_a_clear_first_answer_is_high_and_a_close_race_low(bundled: Services) -> None:
+    clear = confidence_of(bundled, CLEAR)
+    assert clear is not None and clear["level"] == "high" and clear["reasons"] == []
+    assert clear["lead"] >= LEAD and clear["floorMargin"] >= FLOOR_MARGIN
+    close = confidence_of(bundled, CLOSE)
+    assert close is not None and close["level"] == "low" and close["lead"] < LEAD
+    assert any("compare las referencias" in reason for reason in close["reasons"])
+
+
+def test_a_date_order_a_lookup_and_an_abstention_have_no_confidence(bundled: Services) -> None:
+    for query in (
+        "¿Cuál fue el primer criterio sobre la suspensión del acto reclamado?",
+        "Registro digital: 2024502",
+        "asdkjh qwpoeiru zxmcnb",
+    ):
+        assert confidence_of(bundled, query) is None, query
+
+
+def test_a_chat_answer_warns_when_its_search_is_unsure(bundled: Services) -> None:
+    unsure = run_query(bundled, CHAT, input={"question": CLOSE})["chat"]
+    assert unsure["confidence"]["level"] == "low"
+    assert any(w.startswith("Confianza baja:") for w in unsure["warnings"])
+    sure = run_query(bundled, CHAT, input={"question": CLEAR})["chat"]
+    assert sure["confidence"]["level"] == "high"
+    assert not any(w.startswith("Confianza baja:") for w in sure["warnings"])
+
+
+def test_the_chat_stream_ends_with_the_same_confidence_and_warning(bundled: Services) -> None:
+    stream = f"""
+    subscription S($input: ChatInput!) {{
+      chatStream(input: $input) {{ __typename ... on ChatDone {{ warnings {CONFIDENCE} }} }}
+    }}
+    """
+    events = [e["chatStream"] for e in subscribe_all(bundled, stream, input={"question": CLOSE})]
+    done = events[-1]
+    assert done["__typename"] == "ChatDone" and done["confidence"]["level"] == "low"
+    assert any(w.startswith("Confianza baja:") for w in done["warnings"])
