@@ -131,7 +131,7 @@ query Monitoring($windowHours: Int!) {{
   monitoring(windowHours: $windowHours) {{
     __typename
     ... on MonitoringReport {{
-      windowHours since until searches hits truncated
+      windowHours since until searches hits truncated abstentions lowConfidence
       boostHistogram {{ profile total bins {{ low high count }} }}
       temporalSeries {{ ...Series }}
       shares {{ preBefore2000 preReform superseded hits reformHits }}

@@ -72,6 +72,8 @@ class MonitoringReport(TypedDict):
     searches: int
     hits: int
     truncated: bool
+    abstentions: int
+    lowConfidence: int
     boostHistogram: list[BoostHistogram]
     temporalSeries: list[TemporalSeries]
     shares: Shares

@@ -220,15 +220,17 @@ def test_a_page_is_filled_when_the_rules_discard(bundled: Services) -> None:
     }
 
 
-def test_abstentions_are_counted_by_monitoring(tmp_path: Path) -> None:
+def test_abstentions_and_low_confidence_are_counted_by_monitoring(tmp_path: Path) -> None:
     services = Services.build(Settings(data_dir=tmp_path / "var"))
     ingest([services.settings.corpus_path], services.store, services.embedder)
     search(services, query="asdkjh qwpoeiru zxmcnb")
-    search(services, query=SUSPENSION)
+    search(services, query=SUSPENSION)  # a clear first answer: high confidence
+    search(services, query="¿Qué es la suplencia de la queja?")  # a close race: low
     report = run_query(
-        services, "{ monitoring { ... on MonitoringReport { abstentions searches } } }"
+        services,
+        "{ monitoring { ... on MonitoringReport { abstentions lowConfidence searches } } }",
     )
-    assert report["monitoring"] == {"abstentions": 1, "searches": 2}
+    assert report["monitoring"] == {"abstentions": 1, "lowConfidence": 1, "searches": 3}
     services.close()
 
 

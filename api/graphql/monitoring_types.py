@@ -126,6 +126,9 @@ class MonitoringReport:
     abstentions: int = strawberry.field(
         description="Searches and chats that found nothing that answers (no hits, a reason)."
     )
+    low_confidence: int = strawberry.field(
+        description="Answers ranked by relevance given low confidence (see AnswerConfidence)."
+    )
     log_health: LogHealth | None
 
     @classmethod

@@ -109,6 +109,7 @@ def build_entry(
         candidates=result.candidates,
         latency_ms=round(sum(result.timings_ms.values()), 3),
         abstain_reason=result.abstain_reason,
+        confidence=result.confidence.level if result.confidence is not None else None,
     )
 
 

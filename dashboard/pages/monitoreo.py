@@ -27,11 +27,22 @@ with right:
 
 data: Mapping[str, Any] = api_status.attempt("Monitoreo", client.monitoring, hours) or {}
 if "searches" in data:
-    cols = st.columns(3)
+    cols = st.columns(5)
     cols[0].metric("Búsquedas y consultas", count(data.get("searches")))
     cols[1].metric("Resultados mostrados", count(data.get("hits")))
-    health = data.get("logHealth") or {}
     cols[2].metric(
+        "Sin respuesta",
+        count(data.get("abstentions")),
+        help="Búsquedas y consultas en que ninguna tesis respondía a la pregunta.",
+    )
+    cols[3].metric(
+        "Confianza baja",
+        count(data.get("lowConfidence")),
+        help="Respuestas por relevancia cuya primera tesis apenas aventajaba a la siguiente "
+        "o apenas superaba el umbral de abstención.",
+    )
+    health = data.get("logHealth") or {}
+    cols[4].metric(
         "Registro de búsquedas", word(health.get("status")), help=health.get("lastError") or None
     )
     if data.get("truncated"):

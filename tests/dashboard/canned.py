@@ -243,6 +243,8 @@ MONITORING = {
     "searches": 12,
     "hits": 96,
     "truncated": False,
+    "abstentions": 2,
+    "lowConfidence": 3,
     "boostHistogram": [
         {
             "profile": "default",

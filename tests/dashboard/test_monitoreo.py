@@ -29,6 +29,7 @@ def test_histogram_distributions_and_alerts(api: FakeApi, page) -> None:
 
     shown = texts(at)
     assert "Búsquedas y consultas: 12" in shown and "Registro de búsquedas: correcto" in shown
+    assert "Sin respuesta: 2" in shown and "Confianza baja: 3" in shown
     assert "Anteriores a 2000: 40.0 %" in shown and "Sin vigencia: 5.0 %" in shown
     assert "Resultados: 96" in shown
     assert ":orange-badge[advertencia] **Hueco de cobertura**\n" in shown + "\n"  # no "0 veces"

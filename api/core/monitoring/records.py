@@ -128,6 +128,7 @@ class LogEntry:
     latency_ms: float = 0.0
     feedback: tuple[Feedback, ...] = ()
     abstain_reason: str | None = None  # the search found nothing that answers
+    confidence: str | None = None  # high or low, for an answer ranked by relevance
 
     def pre_reform(self, hit: LoggedHit) -> bool:
         """The hit is a tesis that predates the reform cutoff of this search's materia."""

@@ -27,6 +27,7 @@ class MonitoringReport:
     alerts: tuple[Alert, ...]
     truncated: bool = False  # the window held more entries than were read
     abstentions: int = 0  # searches and chats that found nothing that answers
+    low_confidence: int = 0  # answers ranked by relevance whose first hit was in doubt
 
 
 def build_report(
@@ -57,4 +58,5 @@ def build_report(
         alerts=tuple(detect_alerts(window, thresholds, coverage, now=now)),
         truncated=truncated,
         abstentions=sum(1 for e in window if e.abstain_reason is not None),
+        low_confidence=sum(1 for e in window if e.confidence == "low"),
     )
