@@ -56,3 +56,18 @@ def test_a_closed_pipe_ends_quietly(
     monkeypatch.setattr(searching, "cmd_search", reader_went_away)
     assert main(["search", "amparo"], Settings()) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_cli_says_how_far_to_trust_the_first_hit(
+    bundled: Services, bundled_settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["search", "¿Qué es la suplencia de la queja?"], bundled_settings) == 0
+    assert "confianza baja: La primera tesis apenas aventaja" in capsys.readouterr().out
+    question = "¿Procede la suspensión contra una orden de aprehensión en el sistema acusatorio?"
+    assert main(["search", question, "--json"], bundled_settings) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["confidence"]["level"] == "high" and data["confidence"]["reasons"] == []
+    assert (
+        main(["search", "el primer criterio sobre la suspensión", "--json"], bundled_settings) == 0
+    )
+    assert json.loads(capsys.readouterr().out)["confidence"] is None  # a date order

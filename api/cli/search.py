@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,9 @@ def _search(args: argparse.Namespace, services: Services) -> int:
         _print_tesis(result)
     for d in result.discarded:
         print(f"  descartada {d.hit.registro} ({d.hit.passage.anio}): {d.code} {d.reason}")
+    if (confidence := result.confidence) is not None:
+        said = " ".join(confidence.reasons) or f"ventaja de {confidence.lead:.2f}"
+        print(f"confianza {'alta' if confidence.level == 'high' else 'baja'}: {said}")
     return 0
 
 
@@ -119,6 +123,7 @@ def _result_json(result: SearchResult, used: dict[int, date]) -> dict[str, objec
     return {
         "abstained": result.abstain_reason is not None,
         "abstain_reason": result.abstain_reason,
+        "confidence": None if result.confidence is None else asdict(result.confidence),
         "intent": {
             "route": intent.route,
             "temporal": intent.temporal.kind,
