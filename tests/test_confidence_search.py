@@ -65,3 +65,12 @@ def test_the_chat_stream_ends_with_the_same_confidence_and_warning(bundled: Serv
     done = events[-1]
     assert done["__typename"] == "ChatDone" and done["confidence"]["level"] == "low"
     assert any(w.startswith("Confianza baja:") for w in done["warnings"])
+
+
+def test_rankings_the_thresholds_were_not_measured_on_have_no_confidence(
+    bundled: Services,
+) -> None:
+    for extra in ({"profile": "SEED"}, {"mode": "VECTOR"}, {"mode": "LEXICAL"}):
+        data = run_query(bundled, SEARCH, input={"query": CLEAR, "topK": 10, **extra})["search"]
+        assert not data["abstained"] and data["confidence"] is None, extra
+    assert confidence_of(bundled, CLEAR) is not None  # the configured ranking has one

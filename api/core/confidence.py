@@ -8,7 +8,8 @@ blind sets 2 to 6's, 160 questions answered by relevance): a first tesis leading
 ``LEAD`` with a passage at least ``FLOOR_MARGIN`` over the floor was the expected one 69 times
 in 75 (92 %), and 2 of the 11 answered off-corpus questions were among them; the others were
 right 46 times in 74 (62 %), with the other 9 off-corpus ones. A date order's first hit is
-chosen by date, and a lookup's by the asker: neither gets a confidence.
+chosen by date, and a lookup's by the asker: neither gets a confidence; nor does a ranking
+under the seed profile (a raw cosine) or a single retriever, which were not measured.
 """
 
 from __future__ import annotations

@@ -184,7 +184,7 @@ class SearchService:
             kept = self.retrieval.sort_dated(kept, plan.ordering, date_field, listing)
         plain = on_the_page(plain, kept)
         confidence = None
-        if plan.route == "relevance" and not cited and reason is None:
+        if calibrated(plan) and not cited and reason is None:
             confidence = answer_confidence(kept, self.floor_margin(plan, kept))
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
@@ -354,3 +354,10 @@ def _without_excluded(pool: list[Candidate], excluded: Exclusions) -> list[Candi
         return pool
     terms = excluded.terms
     return [c for c in pool if not mentions_any((c.passage.rubro, c.passage.chunk.text), terms)]
+
+
+def calibrated(plan: Plan) -> bool:
+    """Whether ``api.core.confidence``'s thresholds hold for ``plan``: a ranking by relevance
+    under the profile and mode they were measured on (the seed profile's relevance is a raw
+    cosine, a single retriever's another scale)."""
+    return plan.route == "relevance" and plan.profile == "default" and plan.mode == "hybrid"
