@@ -109,7 +109,7 @@ class Timings(TypedDict):
 
 
 class Confidence(TypedDict):
-    level: str  # high or low
+    level: str  # HIGH or LOW
     lead: float
     floorMargin: float | None
     reasons: list[str]
@@ -179,6 +179,7 @@ class ChatEvent(TypedDict, total=False):
     ragUsed: bool
     llmError: str | None
     citationCheck: CitationCheck
+    confidence: Confidence | None
 
 
 class TimelinePayload(TypedDict):

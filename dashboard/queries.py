@@ -99,7 +99,7 @@ subscription ChatStream($input: ChatInput!) {{
     __typename
     ... on ChatReferences {{ references {{ ...Reference }} }}
     ... on ChatDelta {{ text }}
-    ... on ChatDone {{ id mode ragUsed llmError citationCheck {{ ...Check }} }}
+    ... on ChatDone {{ id mode ragUsed llmError citationCheck {{ ...Check }} {_CONFIDENCE}}}
     {_UNION_ERRORS}
   }}
 }}""")

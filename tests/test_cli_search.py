@@ -62,7 +62,7 @@ def test_the_cli_says_how_far_to_trust_the_first_hit(
     bundled: Services, bundled_settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["search", "¿Qué es la suplencia de la queja?"], bundled_settings) == 0
-    assert "confianza baja: La primera tesis apenas aventaja" in capsys.readouterr().out
+    assert "confianza baja: La primera tesis no aventaja con claridad" in capsys.readouterr().out
     question = "¿Procede la suspensión contra una orden de aprehensión en el sistema acusatorio?"
     assert main(["search", question, "--json"], bundled_settings) == 0
     data = json.loads(capsys.readouterr().out)

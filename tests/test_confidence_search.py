@@ -21,6 +21,7 @@ query C($input: ChatInput!) {{
 CLEAR = "¿Procede la suspensión contra una orden de aprehensión en el sistema acusatorio?"
 # many tesis on the suplencia de la queja, the first two within 0.01 of relevance
 CLOSE = "¿Qué es la suplencia de la queja?"
+ENGLISH = "Can the victim of a crime file an amparo?"
 
 
 def confidence_of(services: Services, query: str) -> dict | None:
@@ -30,10 +31,10 @@ def confidence_of(services: Services, query: str) -> dict | None:
 
 def test_a_clear_first_answer_is_high_and_a_close_race_low(bundled: Services) -> None:
     clear = confidence_of(bundled, CLEAR)
-    assert clear is not None and clear["level"] == "high" and clear["reasons"] == []
+    assert clear is not None and clear["level"] == "HIGH" and clear["reasons"] == []
     assert clear["lead"] >= LEAD and clear["floorMargin"] >= FLOOR_MARGIN
     close = confidence_of(bundled, CLOSE)
-    assert close is not None and close["level"] == "low" and close["lead"] < LEAD
+    assert close is not None and close["level"] == "LOW" and close["lead"] < LEAD
     assert any("compare las referencias" in reason for reason in close["reasons"])
 
 
@@ -48,10 +49,10 @@ def test_a_date_order_a_lookup_and_an_abstention_have_no_confidence(bundled: Ser
 
 def test_a_chat_answer_warns_when_its_search_is_unsure(bundled: Services) -> None:
     unsure = run_query(bundled, CHAT, input={"question": CLOSE})["chat"]
-    assert unsure["confidence"]["level"] == "low"
+    assert unsure["confidence"]["level"] == "LOW"
     assert any(w.startswith("Confianza baja:") for w in unsure["warnings"])
     sure = run_query(bundled, CHAT, input={"question": CLEAR})["chat"]
-    assert sure["confidence"]["level"] == "high"
+    assert sure["confidence"]["level"] == "HIGH"
     assert not any(w.startswith("Confianza baja:") for w in sure["warnings"])
 
 
@@ -63,14 +64,40 @@ def test_the_chat_stream_ends_with_the_same_confidence_and_warning(bundled: Serv
     """
     events = [e["chatStream"] for e in subscribe_all(bundled, stream, input={"question": CLOSE})]
     done = events[-1]
-    assert done["__typename"] == "ChatDone" and done["confidence"]["level"] == "low"
+    assert done["__typename"] == "ChatDone" and done["confidence"]["level"] == "LOW"
     assert any(w.startswith("Confianza baja:") for w in done["warnings"])
+
+
+def test_the_confidence_does_not_depend_on_the_page_size(bundled: Services) -> None:
+    """Against every candidate ranked, not the page's rest: one hit had always read high."""
+    for query in (CLOSE, CLEAR, ENGLISH):
+        levels = {
+            run_query(bundled, SEARCH, input={"query": query, "topK": k})["search"]["confidence"][
+                "level"
+            ]
+            for k in (1, 2, 10, 20)
+        }
+        assert len(levels) == 1, query
+
+
+def test_an_english_question_is_measured_against_its_own_floor(bundled: Services) -> None:
+    english = confidence_of(bundled, ENGLISH)
+    assert english is not None and english["level"] == "HIGH"
+    # the English floor, not the Spanish one: an English question's cosines sit lower
+    floor = bundled.search.abstain_floor("en")
+    assert floor < bundled.search.abstain_floor("es")
+    assert english["floorMargin"] >= FLOOR_MARGIN
 
 
 def test_rankings_the_thresholds_were_not_measured_on_have_no_confidence(
     bundled: Services,
 ) -> None:
-    for extra in ({"profile": "SEED"}, {"mode": "VECTOR"}, {"mode": "LEXICAL"}):
+    for extra in (
+        {"profile": "SEED"},
+        {"mode": "VECTOR"},
+        {"mode": "LEXICAL"},
+        {"relevanceGate": False},  # nothing compared with the floor: off-corpus could read high
+    ):
         data = run_query(bundled, SEARCH, input={"query": CLEAR, "topK": 10, **extra})["search"]
         assert not data["abstained"] and data["confidence"] is None, extra
     assert confidence_of(bundled, CLEAR) is not None  # the configured ranking has one

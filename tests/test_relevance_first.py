@@ -226,11 +226,12 @@ def test_abstentions_and_low_confidence_are_counted_by_monitoring(tmp_path: Path
     search(services, query="asdkjh qwpoeiru zxmcnb")
     search(services, query=SUSPENSION)  # a clear first answer: high confidence
     search(services, query="¿Qué es la suplencia de la queja?")  # a close race: low
+    search(services, query="¿Cuándo caduca la instancia?")  # low too
     report = run_query(
         services,
         "{ monitoring { ... on MonitoringReport { abstentions lowConfidence searches } } }",
     )
-    assert report["monitoring"] == {"abstentions": 1, "lowConfidence": 1, "searches": 3}
+    assert report["monitoring"] == {"abstentions": 1, "lowConfidence": 2, "searches": 4}
     services.close()
 
 

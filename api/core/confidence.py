@@ -1,15 +1,16 @@
 """How far to trust a first answer ranked by relevance: a reader's "compare the references".
 
-Two readings of a search say it: how far the first tesis leads the second in relevance (two
-close ones mean the ranking could as well have gone the other way), and how far the best
-passage clears the abstention floor (just over it, perhaps nothing answers the question and
-the nearest branch of law was found instead). Measured on the dev halves (the main set's and
-blind sets 2 to 6's, 160 questions answered by relevance): a first tesis leading by at least
-``LEAD`` with a passage at least ``FLOOR_MARGIN`` over the floor was the expected one 69 times
-in 75 (92 %), and 2 of the 11 answered off-corpus questions were among them; the others were
-right 46 times in 74 (62 %), with the other 9 off-corpus ones. A date order's first hit is
-chosen by date, and a lookup's by the asker: neither gets a confidence; nor does a ranking
-under the seed profile (a raw cosine) or a single retriever, which were not measured.
+Two readings of a search say it: how far the first tesis leads every other candidate in
+relevance (two close ones mean the ranking could as well have gone the other way), and how far
+the best passage is over the abstention floor (just over it, or under it when a rubro's or the
+glossary's words let the question through, perhaps nothing answers it and the nearest branch
+of law was found instead). Measured on the dev halves (the main set's and blind sets 2 to 7's:
+160 questions answered by relevance, 149 of them answerable): a first tesis leading by at least
+``LEAD`` with a passage at least ``FLOOR_MARGIN`` over the floor was the expected one 70 times
+in 77 (91 %), and 2 of the 11 answered off-corpus questions were high; the other answerable
+ones were right 45 times in 72 (62 %). Calibrated on the configured ranking only: a date order's first
+hit is chosen by date, a lookup's by the asker, and the seed profile, a single retriever, the
+blend and the gate turned off were not measured; none of them gets a confidence.
 """
 
 from __future__ import annotations
@@ -26,20 +27,25 @@ FLOOR_MARGIN = 0.01  # of cosine over the abstention floor: where most off-corpu
 ConfidenceLevel = Literal["high", "low"]
 
 CLOSE_RACE = (
-    "La primera tesis apenas aventaja a la siguiente en relevancia ({lead:.2f}): compare las "
-    "referencias antes de fiarse del orden."
+    "La primera tesis no aventaja con claridad a otra en relevancia ({lead:+.2f}): compare "
+    "las referencias antes de fiarse del orden."
 )
 NEAR_FLOOR = (
-    "El pasaje más parecido queda cerca del umbral de abstención ({margin:+.3f}): puede que "
+    "El pasaje más parecido apenas supera el umbral de abstención ({margin:+.3f}): puede que "
     "ninguna tesis responda de lleno a la pregunta."
+)
+UNDER_FLOOR = (
+    "El pasaje más parecido queda por debajo del umbral de abstención ({margin:+.3f}); se "
+    "respondió porque las palabras de la pregunta están en un rubro o en el glosario: "
+    "compruebe que las tesis respondan a la pregunta."
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Confidence:
-    """``lead``: the first tesis' relevance less the second's (the first's own when alone);
-    ``floor_margin``: the best passage's cosine less the abstention floor (None without a
-    floor: the gate off, or no floor measured); ``reasons``: why it is low, for the reader."""
+    """``lead``: the first tesis' relevance less the best other tesis' (the first's own when
+    alone); ``floor_margin``: the best passage's cosine less the abstention floor (None when no
+    floor was measured); ``reasons``: why it is low, for the reader."""
 
     level: ConfidenceLevel
     lead: float
@@ -52,21 +58,16 @@ class Confidence:
         return f"Confianza baja: {' '.join(self.reasons)}" if self.reasons else None
 
 
-def answer_confidence(hits: Sequence[Hit], floor_margin: float | None) -> Confidence | None:
-    """The confidence of a relevance-ranked page (``hits`` in rank order, several passages of
-    a tesis allowed); None for an empty page."""
-    firsts: list[Hit] = []
-    for hit in hits:
-        if all(hit.registro != seen.registro for seen in firsts):
-            firsts.append(hit)
-        if len(firsts) == 2:
-            break
-    if not firsts:
-        return None
-    lead = firsts[0].score.relevance - (firsts[1].score.relevance if len(firsts) > 1 else 0.0)
+def answer_confidence(first: Hit, others: Sequence[Hit], floor_margin: float | None) -> Confidence:
+    """The confidence in ``first``, the first hit shown, against ``others``: every other
+    candidate the search ranked and did not set aside (its page's rest and beyond), so that
+    asking for one hit or for twenty says the same."""
+    rivals = [h.score.relevance for h in others if h.registro != first.registro]
+    lead = first.score.relevance - max(rivals, default=0.0)
     reasons = []
     if lead < LEAD:
         reasons.append(CLOSE_RACE.format(lead=lead))
     if floor_margin is not None and floor_margin < FLOOR_MARGIN:
-        reasons.append(NEAR_FLOOR.format(margin=floor_margin))
+        said = NEAR_FLOOR if floor_margin >= 0.0 else UNDER_FLOOR
+        reasons.append(said.format(margin=floor_margin))
     return Confidence("low" if reasons else "high", lead, floor_margin, tuple(reasons))

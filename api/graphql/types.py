@@ -65,28 +65,38 @@ class TesisTipo(Enum):
     AISLADA = "Aislada"
 
 
+@strawberry.enum(description="How far to trust a first answer ranked by relevance.")
+class ConfidenceLevel(Enum):
+    HIGH = "high"
+    LOW = "low"
+
+
 @strawberry.type(
     description="How far to trust a first answer ranked by relevance: how far the first tesis "
-    "leads the second, and how far the best passage clears the abstention floor. A date "
-    "order's or a lookup's first hit has none."
+    "leads every other candidate, and how far the best passage is over the abstention floor. "
+    "Only the configured ranking has one: not a date order, a lookup, the seed profile, a "
+    "single retriever, the blend, or a search with the gate off."
 )
 class AnswerConfidence:
-    level: str = strawberry.field(
-        description="high: the first tesis leads the second by 0.15 of relevance or more and the "
-        "best passage clears the floor by 0.01 of cosine or more (right 92 % of the time on the "
-        "dev questions); low otherwise (62 %)."
+    level: ConfidenceLevel = strawberry.field(
+        description="HIGH: the first tesis leads every other by 0.15 of relevance or more and the "
+        "best passage is 0.01 of cosine or more over the floor (right 91 % of the time on the "
+        "dev questions); LOW otherwise (62 %)."
     )
     lead: float = strawberry.field(
-        description="The first tesis' relevance less the second's (the first's when alone)."
+        description="The first tesis' relevance less the best other's (the first's when alone)."
     )
     floor_margin: float | None = strawberry.field(
-        description="The best passage's cosine less the abstention floor; null with no floor."
+        description="The best passage's cosine less the abstention floor (negative when a "
+        "rubro's or the glossary's words let the question through); null with no floor."
     )
     reasons: list[str] = strawberry.field(description="Why it is low, in Spanish, for the reader.")
 
     @classmethod
     def from_core(cls, confidence: Confidence | None) -> AnswerConfidence | None:
-        return None if confidence is None else mirror(cls, confidence)
+        if confidence is None:
+            return None
+        return mirror(cls, confidence, level=ConfidenceLevel(confidence.level))
 
 
 @strawberry.type(description="A span of the tesis text (rubro + texto) that was matched.")

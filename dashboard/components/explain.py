@@ -151,9 +151,9 @@ def confidence(level: Confidence | None) -> None:
     warning with its reasons when low, nothing for a date order or a lookup (none given)."""
     if not level:
         return
-    if level.get("level") == "high":
+    if level.get("level") == "HIGH":
         st.caption(
-            f"Confianza alta en el primer resultado: aventaja al siguiente en "
+            f"Confianza alta en el primer resultado: aventaja a los demás en "
             f"{float(level.get('lead') or 0):.2f} de relevancia."
         )
         return

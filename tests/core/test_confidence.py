@@ -9,40 +9,54 @@ from tests.fakes import make_hit
 
 
 def test_a_clear_lead_well_over_the_floor_is_high() -> None:
-    hits = [make_hit(1, similarity=0.9), make_hit(2, similarity=0.7)]
-    confidence = answer_confidence(hits, floor_margin=0.03)
-    assert confidence is not None
+    first, second = make_hit(1, similarity=0.9), make_hit(2, similarity=0.7)
+    confidence = answer_confidence(first, [first, second], floor_margin=0.03)
     assert confidence.level == "high" and confidence.reasons == () and confidence.note is None
     assert confidence.lead == pytest.approx(0.2)
 
 
+@pytest.mark.parametrize(
+    ("lead", "margin", "level"),
+    [
+        (LEAD, FLOOR_MARGIN, "high"),  # at both thresholds
+        (LEAD - 0.001, FLOOR_MARGIN, "low"),
+        (LEAD, FLOOR_MARGIN - 0.001, "low"),
+    ],
+)
+def test_the_thresholds_are_inclusive(lead: float, margin: float, level: str) -> None:
+    first, second = make_hit(1, similarity=0.5 + lead), make_hit(2, similarity=0.5)
+    assert answer_confidence(first, [second], floor_margin=margin).level == level
+
+
 def test_a_close_race_is_low_and_says_to_compare_the_references() -> None:
-    hits = [make_hit(1, similarity=0.9), make_hit(2, similarity=0.9 - LEAD / 2)]
-    confidence = answer_confidence(hits, floor_margin=0.03)
-    assert confidence is not None and confidence.level == "low"
-    assert len(confidence.reasons) == 1 and "compare las referencias" in confidence.reasons[0]
+    first, second = make_hit(1, similarity=0.9), make_hit(2, similarity=0.9 - LEAD / 2)
+    confidence = answer_confidence(first, [first, second], floor_margin=0.03)
+    assert confidence.level == "low" and len(confidence.reasons) == 1
+    assert "compare las referencias" in confidence.reasons[0]
     assert confidence.note is not None and confidence.note.startswith("Confianza baja:")
 
 
-def test_a_best_passage_near_the_floor_is_low_whatever_the_lead() -> None:
-    hits = [make_hit(1, similarity=0.9), make_hit(2, similarity=0.5)]
-    near = answer_confidence(hits, floor_margin=FLOOR_MARGIN / 2)
-    below = answer_confidence(hits, floor_margin=-0.004)  # answered below it (a rubro's words)
-    assert near is not None and below is not None
-    assert near.level == below.level == "low"
-    assert "umbral de abstención (-0.004)" in below.reasons[0]
-    unmeasured = answer_confidence(hits, floor_margin=None)  # no floor: only the lead counts
-    assert unmeasured is not None and unmeasured.level == "high"
-
-
-def test_the_lead_is_over_the_next_tesis_not_the_first_one_s_other_passage() -> None:
-    hits = [
-        make_hit(1, 0, similarity=0.9),
-        make_hit(1, 1, similarity=0.89),  # the same tesis again
-        make_hit(2, similarity=0.6),
+def test_the_lead_is_over_the_best_other_tesis_wherever_it_ranks() -> None:
+    """Recency may put a less relevant tesis first: its lead is then negative, and low."""
+    first = make_hit(1, similarity=0.7)
+    others = [
+        make_hit(1, 1, similarity=0.69),
+        make_hit(2, similarity=0.5),
+        make_hit(3, similarity=0.8),
     ]
-    confidence = answer_confidence(hits, floor_margin=0.02)
-    assert confidence is not None and confidence.lead == pytest.approx(0.3)
-    alone = answer_confidence(hits[:2], floor_margin=0.02)
-    assert alone is not None and alone.lead == pytest.approx(0.9) and alone.level == "high"
-    assert answer_confidence([], floor_margin=0.02) is None
+    confidence = answer_confidence(first, others, floor_margin=0.03)
+    assert confidence.lead == pytest.approx(-0.1) and confidence.level == "low"
+    assert "(-0.10)" in confidence.reasons[0]
+    alone = answer_confidence(first, [first, make_hit(1, 1, similarity=0.6)], floor_margin=0.03)
+    assert alone.lead == pytest.approx(0.7) and alone.level == "high"  # no other tesis
+
+
+def test_a_best_passage_near_or_under_the_floor_is_low_whatever_the_lead() -> None:
+    first, second = make_hit(1, similarity=0.9), make_hit(2, similarity=0.5)
+    near = answer_confidence(first, [second], floor_margin=FLOOR_MARGIN / 2)
+    under = answer_confidence(first, [second], floor_margin=-0.004)  # a rubro's words let it in
+    assert near.level == under.level == "low"
+    assert "apenas supera el umbral de abstención (+0.005)" in near.reasons[0]
+    assert "por debajo del umbral de abstención (-0.004)" in under.reasons[0]
+    unmeasured = answer_confidence(first, [second], floor_margin=None)  # only the lead counts
+    assert unmeasured.level == "high"

@@ -276,7 +276,7 @@ def test_streamlit_hints_are_restyled_in_spanish(api: FakeApi, page) -> None:
 
 def test_a_search_says_how_far_to_trust_its_first_result(api: FakeApi, page) -> None:
     low = {
-        "level": "low",
+        "level": "LOW",
         "lead": 0.2,
         "floorMargin": 0.002,
         "reasons": ["El pasaje más parecido queda cerca del umbral de abstención (+0.002)."],

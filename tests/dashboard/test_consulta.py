@@ -335,7 +335,7 @@ def test_a_lookup_says_which_cited_tesis_the_corpus_lacks(api, page) -> None:
 
 
 LOW = {
-    "level": "low",
+    "level": "LOW",
     "lead": 0.01,
     "floorMargin": 0.03,
     "reasons": ["La primera tesis apenas aventaja a la siguiente en relevancia (0.01)."],
@@ -348,7 +348,7 @@ def test_the_answer_says_when_the_api_is_unsure_of_its_first_reference(api, page
     assert not at.exception and not api.errors
     [warning] = [w.value for w in at.warning if "Confianza baja" in w.value]
     assert "apenas aventaja a la siguiente" in warning
-    high = {**LOW, "level": "high", "lead": 0.3, "reasons": []}
+    high = {**LOW, "level": "HIGH", "lead": 0.3, "reasons": []}
     api.root["chat"] = lambda info, input: {**canned.CHAT, "confidence": high}
     at = _ask(at, first_run=False)
     assert not [w for w in at.warning if "Confianza" in w.value]

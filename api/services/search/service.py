@@ -184,8 +184,10 @@ class SearchService:
             kept = self.retrieval.sort_dated(kept, plan.ordering, date_field, listing)
         plain = on_the_page(plain, kept)
         confidence = None
-        if calibrated(plan) and not cited and reason is None:
-            confidence = answer_confidence(kept, self.floor_margin(plan, kept))
+        if calibrated(plan) and not cited and reason is None and kept:
+            set_aside = {d.hit.registro for d in outcome.discarded}
+            ranked = [h for h in hits if h.registro not in set_aside]  # the page and beyond
+            confidence = answer_confidence(kept[0], ranked, self.floor_margin(plan, ranked))
         timings["score"] = (time.perf_counter() - started) * 1000
         return SearchResult(
             hits=kept,
@@ -216,8 +218,9 @@ class SearchService:
         )
 
     def floor_margin(self, plan: Plan, hits: list[Hit]) -> float | None:
-        """How far the best cosine of ``hits`` is over the question's abstention floor; None
-        with the gate off or no floor measured (0.0)."""
+        """How far the best cosine of ``hits`` is over the question's abstention floor (the
+        one ``Abstention.reason`` compares with); None with the gate off or no floor measured
+        (0.0)."""
         if plan.gate is None or not hits:
             return None
         words = len(set(analyze(plan.request.query)))
@@ -358,6 +361,12 @@ def _without_excluded(pool: list[Candidate], excluded: Exclusions) -> list[Candi
 
 def calibrated(plan: Plan) -> bool:
     """Whether ``api.core.confidence``'s thresholds hold for ``plan``: a ranking by relevance
-    under the profile and mode they were measured on (the seed profile's relevance is a raw
-    cosine, a single retriever's another scale)."""
-    return plan.route == "relevance" and plan.profile == "default" and plan.mode == "hybrid"
+    under the profile, mode and gate they were measured on (the seed profile's relevance is a
+    raw cosine, a single retriever's another scale; without the gate nothing is compared with
+    the abstention floor)."""
+    return (
+        plan.route == "relevance"
+        and plan.profile == "default"
+        and plan.mode == "hybrid"
+        and plan.gate is not None
+    )
