@@ -76,6 +76,8 @@ def test_readme_heldout_table_has_a_row_for_every_blind_set_and_split(repo_root:
             pooled[split] = pooled.get(split, 0) + asked
     expected += [["**all**", split, str(n)] for split, n in sorted(pooled.items())]
     assert [row[:3] for row in cells] == expected, "README's held-out table is stale: make eval"
+    width = HEADER[0].count("|") - 1
+    assert all(len(row) == width for row in cells), "a row lacks a column: make eval"
 
 
 def test_the_heldout_table_replaces_only_its_own_block() -> None:
