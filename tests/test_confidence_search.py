@@ -4,8 +4,10 @@ through ``search`` and ``chat``; a date order, a lookup and an abstention say no
 from __future__ import annotations
 
 from api.core.confidence import FLOOR_MARGIN, LEAD
+from api.services.chat import ChatRequest, ChatService
 from api.services.container import Services
 from tests.conftest import run_query, subscribe_all
+from tests.fakes import ScriptedLLM
 
 CONFIDENCE = "confidence { level lead floorMargin reasons }"
 SEARCH = f"""
@@ -101,3 +103,16 @@ def test_rankings_the_thresholds_were_not_measured_on_have_no_confidence(
         data = run_query(bundled, SEARCH, input={"query": CLEAR, "topK": 10, **extra})["search"]
         assert not data["abstained"] and data["confidence"] is None, extra
     assert confidence_of(bundled, CLEAR) is not None  # the configured ranking has one
+
+
+def test_a_generated_answer_is_told_to_hedge_when_the_search_is_unsure(
+    bundled: Services,
+) -> None:
+    """The model's prompt carries a low confidence's cautions; a clear answer's does not."""
+    llm = ScriptedLLM(["Procede [1].", "Procede [1]."])
+    chat = ChatService(bundled.search, llm, timeout=0.5, max_references=3)
+    for question in (CLOSE, CLEAR):
+        chat.answer(ChatRequest(question=question))
+    unsure, sure = (call[0]["content"] for call in llm.calls)
+    assert "La referencia [1] no destaca con claridad" in unsure
+    assert "no destaca con claridad" not in sure

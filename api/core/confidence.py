@@ -53,6 +53,16 @@ class Confidence:
     reasons: tuple[str, ...] = ()
 
     @property
+    def close_race(self) -> bool:
+        """The first tesis does not clearly lead another."""
+        return self.lead < LEAD
+
+    @property
+    def near_floor(self) -> bool:
+        """The best passage is just over, or under, the abstention floor."""
+        return self.floor_margin is not None and self.floor_margin < FLOOR_MARGIN
+
+    @property
     def note(self) -> str | None:
         """One sentence for an answer's warnings when the confidence is low."""
         return f"Confianza baja: {' '.join(self.reasons)}" if self.reasons else None
@@ -63,11 +73,13 @@ def answer_confidence(first: Hit, others: Sequence[Hit], floor_margin: float | N
     candidate the search ranked and did not set aside (its page's rest and beyond), so that
     asking for one hit or for twenty says the same."""
     rivals = [h.score.relevance for h in others if h.registro != first.registro]
-    lead = first.score.relevance - max(rivals, default=0.0)
+    measured = Confidence("high", first.score.relevance - max(rivals, default=0.0), floor_margin)
     reasons = []
-    if lead < LEAD:
-        reasons.append(CLOSE_RACE.format(lead=lead))
-    if floor_margin is not None and floor_margin < FLOOR_MARGIN:
+    if measured.close_race:
+        reasons.append(CLOSE_RACE.format(lead=measured.lead))
+    if measured.near_floor and floor_margin is not None:
         said = NEAR_FLOOR if floor_margin >= 0.0 else UNDER_FLOOR
         reasons.append(said.format(margin=floor_margin))
-    return Confidence("low" if reasons else "high", lead, floor_margin, tuple(reasons))
+    if not reasons:
+        return measured
+    return Confidence("low", measured.lead, floor_margin, tuple(reasons))

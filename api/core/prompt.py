@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
+from api.core.confidence import Confidence
 from api.core.references import MODERN_YEAR, Reference, all_predate, in_date_order
 from api.core.validity import describe
 
@@ -172,8 +173,9 @@ def _dates_line(refs: Sequence[Reference]) -> str:
     )
 
 
-def _alerts(refs: Sequence[Reference]) -> list[str]:
-    alerts = [
+def _alerts(refs: Sequence[Reference], confidence: Confidence | None = None) -> list[str]:
+    alerts = _cautions(refs, confidence)
+    alerts += [
         f"- La referencia {ref.marker} está {describe(ref.status)}: adviértelo al citarla."
         for ref in refs
         if not ref.status.vigente
@@ -197,12 +199,34 @@ def _alerts(refs: Sequence[Reference]) -> list[str]:
     return alerts
 
 
-def build_system_prompt(refs: Sequence[Reference], full_text: bool = False) -> str:
+def _cautions(refs: Sequence[Reference], confidence: Confidence | None) -> list[str]:
+    """What a low confidence of the search asks of the answer (``api.core.confidence``)."""
+    if confidence is None or not refs:
+        return []
+    cautions = []
+    if confidence.close_race:
+        cautions.append(
+            f"- La referencia {refs[0].marker} no destaca con claridad sobre las demás: no la "
+            "presentes como la única respuesta; compara lo que dicen las referencias "
+            "pertinentes."
+        )
+    if confidence.near_floor:
+        cautions.append(
+            "- Puede que ninguna referencia responda de lleno a la pregunta: si no la "
+            "responden, dilo en lugar de forzar una respuesta."
+        )
+    return cautions
+
+
+def build_system_prompt(
+    refs: Sequence[Reference], full_text: bool = False, confidence: Confidence | None = None
+) -> str:
     """Instructions: valid numbers, answer only from the references, compare dates, name
     contradictions, the source hierarchy, cite every source of a fact.
 
-    ``full_text`` asks for a literal transcription of the fragments instead of a synthesis.
-    Generic corpora get ``build_generic_prompt``.
+    ``full_text`` asks for a literal transcription of the fragments instead of a synthesis;
+    ``confidence``, the search's, adds its cautions when low. Generic corpora get
+    ``build_generic_prompt``.
     """
     if is_generic(refs):
         return build_generic_prompt(refs, full_text)
@@ -235,7 +259,7 @@ def build_system_prompt(refs: Sequence[Reference], full_text: bool = False) -> s
         _HIERARCHY,
         _PRIORITY_RULES.format(year=MODERN_YEAR),
     ]
-    alerts = _alerts(refs)
+    alerts = _alerts(refs, confidence)
     if alerts:
         parts.append("Advertencias sobre estas referencias:\n" + "\n".join(alerts))
     return "\n\n".join(parts)
@@ -304,10 +328,13 @@ def build_user_message(question: str, refs: Sequence[Reference]) -> str:
 
 
 def build_messages(
-    question: str, refs: Sequence[Reference], full_text: bool = False
+    question: str,
+    refs: Sequence[Reference],
+    full_text: bool = False,
+    confidence: Confidence | None = None,
 ) -> list[dict[str, str]]:
     """System prompt, then a user message with the context and the question."""
     return [
-        {"role": "system", "content": build_system_prompt(refs, full_text)},
+        {"role": "system", "content": build_system_prompt(refs, full_text, confidence)},
         {"role": "user", "content": build_user_message(question, refs)},
     ]

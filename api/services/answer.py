@@ -24,6 +24,7 @@ from typing import Literal
 
 from api.core.citations import CitationCheck, PhantomFilter, check_citations, strip_phantoms
 from api.core.cited import partly_cited_note
+from api.core.confidence import Confidence
 from api.core.extractive import DateOrder, SentenceScorer, extractive_answer, transcription
 from api.core.prompt import build_context, build_messages, build_system_prompt
 from api.core.redact import redact
@@ -147,6 +148,7 @@ class _Prepared:
     context: str
     scorer: SentenceScorer | None = None
     date_order: DateOrder | None = None  # the references are in date order: [1] answers
+    confidence: Confidence | None = None  # the search's, whose cautions the prompt gives
 
     @classmethod
     def of(
@@ -156,20 +158,22 @@ class _Prepared:
         scorer: SentenceScorer | None = None,
         date_order: DateOrder | None = None,
         full_text: bool = False,
+        confidence: Confidence | None = None,
     ) -> _Prepared:
         full = full_text or wants_full_text(question)
         return cls(
             question,
             tuple(refs),
             full,
-            build_system_prompt(refs, full),
+            build_system_prompt(refs, full, confidence),
             build_context(refs),
             scorer,
             date_order,
+            confidence,
         )
 
     def messages(self) -> list[dict[str, str]]:
-        return build_messages(self.question, self.refs, self.full_text)
+        return build_messages(self.question, self.refs, self.full_text, self.confidence)
 
     def fallback(self, error: str | None) -> Answer:
         """The extractive answer (a transcription for full-text requests)."""
@@ -224,11 +228,13 @@ class Answerer:
         refs: Sequence[Reference],
         date_order: DateOrder | None = None,
         full_text: bool = False,
+        confidence: Confidence | None = None,
     ) -> Answer:
         """Ask the LLM with the references as context; the extractive answer on failure.
         ``date_order``: the search sorted the references by date (the first one answers).
-        ``full_text``: answer with the documents' text, as for "texto completo" (a lookup)."""
-        prep = _Prepared.of(question, refs, self.scorer, date_order, full_text)
+        ``full_text``: answer with the documents' text, as for "texto completo" (a lookup).
+        ``confidence``: the search's; a low one's cautions go into the prompt."""
+        prep = _Prepared.of(question, refs, self.scorer, date_order, full_text, confidence)
         if self.llm is None or not prep.refs:
             return prep.fallback(None)
         try:
@@ -247,6 +253,7 @@ class Answerer:
         refs: Sequence[Reference],
         date_order: DateOrder | None = None,
         full_text: bool = False,
+        confidence: Confidence | None = None,
     ) -> Iterator[StreamEvent]:
         """Seed 001's event order: references, then answer deltas, then the citation check.
 
@@ -261,7 +268,7 @@ class Answerer:
         unusable after text was sent (it cites only phantom numbers), a final
         ``("replace", text)`` event carries the extractive answer that replaces everything sent.
         """
-        prep = _Prepared.of(question, refs, self.scorer, date_order, full_text)
+        prep = _Prepared.of(question, refs, self.scorer, date_order, full_text, confidence)
         yield ("references", prep.refs)
         replaced = False
         if self.llm is None or not prep.refs:

@@ -142,6 +142,7 @@ class ChatService:
             prepared.references,
             prepared.search.intent.date_order,
             prepared.full_text,
+            prepared.search.confidence,
         )
         return prepared, with_search_notes(answer, prepared)
 
@@ -154,6 +155,7 @@ class ChatService:
             prepared.references,
             prepared.search.intent.date_order,
             prepared.full_text,
+            prepared.search.confidence,
         )
         return prepared, (
             ("answer", with_search_notes(event[1], prepared)) if event[0] == "answer" else event

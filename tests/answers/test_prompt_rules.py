@@ -113,3 +113,19 @@ def test_generic_prompt_says_nothing_about_order_when_unordered() -> None:
     assert "date order" not in build_system_prompt(shuffled)
     newest_first = [replace(refs[1], number=1), replace(refs[0], number=2)]
     assert "newest first" in build_system_prompt(newest_first)
+
+
+def test_a_low_confidence_search_asks_the_answer_to_hedge() -> None:
+    from api.core.confidence import Confidence
+
+    refs = mixed_refs()
+    plain = build_system_prompt(refs)
+    close = build_system_prompt(refs, confidence=Confidence("low", 0.02, 0.03, ("…",)))
+    near = build_system_prompt(refs, confidence=Confidence("low", 0.4, -0.004, ("…",)))
+    high = build_system_prompt(refs, confidence=Confidence("high", 0.4, 0.03))
+    assert "no destaca con claridad" not in plain and high == plain
+    assert "La referencia [1] no destaca con claridad" in close
+    assert "ninguna referencia responda de lleno" not in close
+    assert "ninguna referencia responda de lleno" in near and "no destaca" not in near
+    messages = build_messages("¿?", refs, confidence=Confidence("low", 0.02, 0.03, ("…",)))
+    assert "no destaca con claridad" in messages[0]["content"]
