@@ -27,17 +27,18 @@ FLOOR_MARGIN = 0.01  # of cosine over the abstention floor: where most off-corpu
 ConfidenceLevel = Literal["high", "low"]
 
 CLOSE_RACE = (
-    "La primera tesis no aventaja con claridad a otra en relevancia ({lead:+.2f}): compare "
+    "{first} no aventaja con claridad a otro resultado en relevancia ({lead:+.2f}): compare "
     "las referencias antes de fiarse del orden."
 )
+FIRST_TESIS, FIRST_RECORD = "La primera tesis", "El primer documento"  # a generic corpus's
 NEAR_FLOOR = (
     "El pasaje más parecido apenas supera el umbral de abstención ({margin:+.3f}): puede que "
-    "ninguna tesis responda de lleno a la pregunta."
+    "ninguna referencia responda de lleno a la pregunta."
 )
 UNDER_FLOOR = (
     "El pasaje más parecido queda por debajo del umbral de abstención ({margin:+.3f}); se "
     "respondió porque las palabras de la pregunta están en un rubro o en el glosario: "
-    "compruebe que las tesis respondan a la pregunta."
+    "compruebe que las referencias respondan a la pregunta."
 )
 
 
@@ -76,7 +77,8 @@ def answer_confidence(first: Hit, others: Sequence[Hit], floor_margin: float | N
     measured = Confidence("high", first.score.relevance - max(rivals, default=0.0), floor_margin)
     reasons = []
     if measured.close_race:
-        reasons.append(CLOSE_RACE.format(lead=measured.lead))
+        said = FIRST_RECORD if first.passage.generic else FIRST_TESIS
+        reasons.append(CLOSE_RACE.format(first=said, lead=measured.lead))
     if measured.near_floor and floor_margin is not None:
         said = NEAR_FLOOR if floor_margin >= 0.0 else UNDER_FLOOR
         reasons.append(said.format(margin=floor_margin))

@@ -38,8 +38,8 @@ if "searches" in data:
     cols[3].metric(
         "Confianza baja",
         count(data.get("lowConfidence")),
-        help="Respuestas por relevancia cuya primera tesis apenas aventajaba a la siguiente "
-        "o apenas superaba el umbral de abstención.",
+        help="Respuestas por relevancia cuyo primer resultado no aventajaba con claridad a los "
+        "demás o quedaba cerca del umbral de abstención.",
     )
     health = data.get("logHealth") or {}
     cols[4].metric(
