@@ -8,9 +8,9 @@ of law was found instead). Measured on the dev halves (the main set's and blind 
 160 questions answered by relevance, 149 of them answerable): a first tesis leading by at least
 ``LEAD`` with a passage at least ``FLOOR_MARGIN`` over the floor was the expected one 70 times
 in 77 (91 %), and 2 of the 11 answered off-corpus questions were high; the other answerable
-ones were right 45 times in 72 (62 %). Calibrated on the configured ranking only: a date order's first
-hit is chosen by date, a lookup's by the asker, and the seed profile, a single retriever, the
-blend and the gate turned off were not measured; none of them gets a confidence.
+ones were right 45 times in 72 (62 %). Calibrated on the configured ranking only: a date
+order's first hit is chosen by date, a lookup's by the asker, and the seed profile, a single
+retriever, the blend and the gate turned off were not measured; none of them gets one.
 """
 
 from __future__ import annotations
