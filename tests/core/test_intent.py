@@ -166,6 +166,9 @@ def test_canonical_materia() -> None:
         ("¿Cuándo surgió el criterio sobre la huelga?", "earliest", ("cuándo surgió",)),
         ("What was the last repository created?", "latest", ("last",)),
         ("When did the courts first say that a coalition may sue?", "earliest", ("first",)),
+        # a question mark or the end of a typed query closes no story: these still ask
+        ("Of the two criteria on strikes, which came first?", "earliest", ("first",)),
+        ("what did the supreme court say last", "latest", ("last",)),
         ("What is the current rule on strikes?", "current", ("current",)),
         ("Is this criterion still in force?", "current", ("in force",)),
         # the first time the courts spoke, news, and whether a criterion still stands
@@ -249,6 +252,11 @@ def test_temporal_false_positives(question: str) -> None:
         "Must we first bring a nullity suit before the Tax Court, or go straight to amparo?",
         "Do I have to first exhaust the appeal?",
         "I first went to the labor board and then filed for amparo. Was that right?",
+        # an ordinal closing a clause tells the story's order (blind8-013)
+        "For months he feared the neighbour. One day he attacked the neighbour first. Is fear "
+        "an excuse?",
+        "He hit me first, then I defended myself. Is that self-defense?",
+        "Of the two creditors, I was paid last; can the other one still seize my house?",
         "The original contract said nothing about interest; can the lender charge it now?",
         "My landlord wants the latest payment in cash, can he refuse a bank transfer?",
         "What happens first in an amparo: the suspension or the report?",

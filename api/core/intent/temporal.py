@@ -174,6 +174,10 @@ _EN_LATEST_STOP_NEXT = _words(
     "invoice, receipt, paycheck, salary, wage, wages, rent, contract, offer, letter, day, days,"
     "week, month, year"
 )
+# An English ordinal closing a clause (a period, comma, semicolon; not a question mark,
+# "which ruling came first?" asks, nor the end, where a typed query stops) is an adverb of the
+# asker's story.
+_NOT_CLAUSE_END = r"(?!\s*[.,;!])"
 _EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "paragraph, sentence, part, resort, name, word, but, time"
 )
@@ -284,7 +288,8 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         "earliest",
-        r"first",
+        # not closing a clause: "he attacked the neighbour first." tells the story's order
+        rf"first{_NOT_CLAUSE_END}",
         stop_next=_EN_FIRST_STOP_NEXT,
         stop_prev=_EN_OWN_CASE_PREV | _EN_FIRST_STEP_PREV,
         proper_name=True,
@@ -336,7 +341,10 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
         r"most recently|most recent|most current|most up[ -]to[ -]date|last updated|updated last",
     ),
     _rule(
-        "latest", r"last", stop_next=_EN_LAST_STOP_NEXT, stop_prev=_words("at") | _EN_OWN_CASE_PREV
+        "latest",
+        rf"last{_NOT_CLAUSE_END}",  # "the one who paid last." is the story's order
+        stop_next=_EN_LAST_STOP_NEXT,
+        stop_prev=_words("at") | _EN_OWN_CASE_PREV,
     ),
     # current
     _rule(
