@@ -116,3 +116,11 @@ def test_a_generated_answer_is_told_to_hedge_when_the_search_is_unsure(
     unsure, sure = (call[0]["content"] for call in llm.calls)
     assert "La referencia [1] no destaca con claridad" in unsure
     assert "no destaca con claridad" not in sure
+
+
+def test_a_streamed_answer_s_prompt_carries_the_cautions_too(bundled: Services) -> None:
+    llm = ScriptedLLM(["Procede [1]."])
+    chat = ChatService(bundled.search, llm, timeout=0.5, max_references=3)
+    _, events = chat.stream(ChatRequest(question=CLOSE))
+    list(events)
+    assert "La referencia [1] no destaca con claridad" in llm.calls[0][0]["content"]

@@ -270,6 +270,12 @@ def _generic_questions() -> list[dict]:
 SEMANTIC_TOPICS = {"g027", "g030", "g031", "g033"}
 
 
+def test_a_generic_corpus_s_answers_have_no_confidence(repos: Services) -> None:
+    """The thresholds were measured on tesis, not on a generic corpus's records."""
+    result = repos.search.search(SearchRequest(query="a command-line tool written in Rust"))
+    assert result.hits and result.intent.route == "relevance" and result.confidence is None
+
+
 @pytest.mark.parametrize(
     "question",
     [q for q in _generic_questions() if q["id"] not in SEMANTIC_TOPICS],

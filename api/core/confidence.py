@@ -10,7 +10,8 @@ of law was found instead). Measured on the dev halves (the main set's and blind 
 in 77 (91 %), and 2 of the 11 answered off-corpus questions were high; the other answerable
 ones were right 45 times in 72 (62 %). Calibrated on the configured ranking only: a date
 order's first hit is chosen by date, a lookup's by the asker, and the seed profile, a single
-retriever, the blend and the gate turned off were not measured; none of them gets one.
+retriever, the blend, the gate turned off and a generic corpus's records were not measured;
+none of them gets one.
 """
 
 from __future__ import annotations
@@ -27,10 +28,9 @@ FLOOR_MARGIN = 0.01  # of cosine over the abstention floor: where most off-corpu
 ConfidenceLevel = Literal["high", "low"]
 
 CLOSE_RACE = (
-    "{first} no aventaja con claridad a otro resultado en relevancia ({lead:+.2f}): compare "
-    "las referencias antes de fiarse del orden."
+    "La primera tesis no aventaja con claridad a otra en relevancia ({lead:+.2f}): compare las "
+    "referencias antes de fiarse del orden."
 )
-FIRST_TESIS, FIRST_RECORD = "La primera tesis", "El primer documento"  # a generic corpus's
 NEAR_FLOOR = (
     "El pasaje más parecido apenas supera el umbral de abstención ({margin:+.3f}): puede que "
     "ninguna referencia responda de lleno a la pregunta."
@@ -77,8 +77,7 @@ def answer_confidence(first: Hit, others: Sequence[Hit], floor_margin: float | N
     measured = Confidence("high", first.score.relevance - max(rivals, default=0.0), floor_margin)
     reasons = []
     if measured.close_race:
-        said = FIRST_RECORD if first.passage.generic else FIRST_TESIS
-        reasons.append(CLOSE_RACE.format(first=said, lead=measured.lead))
+        reasons.append(CLOSE_RACE.format(lead=measured.lead))
     if measured.near_floor and floor_margin is not None:
         said = NEAR_FLOOR if floor_margin >= 0.0 else UNDER_FLOOR
         reasons.append(said.format(margin=floor_margin))

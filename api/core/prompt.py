@@ -204,7 +204,7 @@ def _cautions(refs: Sequence[Reference], confidence: Confidence | None) -> list[
     if confidence is None or not refs:
         return []
     cautions = []
-    if confidence.close_race:
+    if confidence.close_race and len(refs) > 1:
         cautions.append(
             f"- La referencia {refs[0].marker} no destaca con claridad sobre las demás: no la "
             "presentes como la única respuesta; compara lo que dicen las referencias "
@@ -259,7 +259,7 @@ def build_system_prompt(
         _HIERARCHY,
         _PRIORITY_RULES.format(year=MODERN_YEAR),
     ]
-    alerts = _alerts(refs, confidence)
+    alerts = _alerts(refs, None if full_text else confidence)  # a transcription compares nothing
     if alerts:
         parts.append("Advertencias sobre estas referencias:\n" + "\n".join(alerts))
     return "\n\n".join(parts)

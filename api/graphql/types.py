@@ -74,8 +74,8 @@ class ConfidenceLevel(Enum):
 @strawberry.type(
     description="How far to trust a first answer ranked by relevance: how far the first tesis "
     "leads every other candidate, and how far the best passage is over the abstention floor. "
-    "Only the configured ranking has one: not a date order, a lookup, the seed profile, a "
-    "single retriever, the blend, or a search with the gate off."
+    "Only the configured ranking over tesis has one: not a date order, a lookup, the seed "
+    "profile, a single retriever, the blend, a search with the gate off, or a generic corpus."
 )
 class AnswerConfidence:
     level: ConfidenceLevel = strawberry.field(

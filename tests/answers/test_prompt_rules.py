@@ -129,3 +129,14 @@ def test_a_low_confidence_search_asks_the_answer_to_hedge() -> None:
     assert "ninguna referencia responda de lleno" in near and "no destaca" not in near
     messages = build_messages("¿?", refs, confidence=Confidence("low", 0.02, 0.03, ("…",)))
     assert "no destaca con claridad" in messages[0]["content"]
+
+
+def test_the_cautions_fit_the_answer_asked_for() -> None:
+    """One reference leads nothing to compare; a transcription compares nothing."""
+    from api.core.confidence import Confidence
+
+    close = Confidence("low", 0.02, 0.03, ("…",))
+    one = build_system_prompt(mixed_refs()[:1], confidence=close)
+    assert "no destaca con claridad" not in one
+    transcription = build_system_prompt(mixed_refs(), full_text=True, confidence=close)
+    assert "no destaca con claridad" not in transcription

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from api.core.confidence import FLOOR_MARGIN, LEAD, answer_confidence
@@ -62,13 +60,3 @@ def test_a_best_passage_near_or_under_the_floor_is_low_whatever_the_lead() -> No
     assert "por debajo del umbral de abstención (-0.004)" in under.reasons[0]
     unmeasured = answer_confidence(first, [second], floor_margin=None)  # only the lead counts
     assert unmeasured.level == "high"
-
-
-def test_a_generic_corpus_s_first_result_is_a_document_not_a_tesis() -> None:
-    first, second = (
-        replace(h, passage=replace(h.passage, epoca=""))  # a record with no época: generic
-        for h in (make_hit(1, similarity=0.9), make_hit(2, similarity=0.89))
-    )
-    assert first.passage.generic
-    [reason] = answer_confidence(first, [second], floor_margin=0.03).reasons
-    assert reason.startswith("El primer documento no aventaja") and "tesis" not in reason

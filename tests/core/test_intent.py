@@ -169,6 +169,14 @@ def test_canonical_materia() -> None:
         # a question mark or the end of a typed query closes no story: these still ask
         ("Of the two criteria on strikes, which came first?", "earliest", ("first",)),
         ("what did the supreme court say last", "latest", ("last",)),
+        # ... nor does a clause whose sentence asks for the order (a reviewer's finds)
+        (
+            "Which ruling came first, the one on strikes or the one on lockouts?",
+            "earliest",
+            ("first",),
+        ),
+        ("Which criterion came last, A or B?", "latest", ("last",)),
+        ("Show me the criterion the Supreme Court issued last.", "latest", ("last",)),
         ("What is the current rule on strikes?", "current", ("current",)),
         ("Is this criterion still in force?", "current", ("in force",)),
         # the first time the courts spoke, news, and whether a criterion still stands
@@ -257,6 +265,8 @@ def test_temporal_false_positives(question: str) -> None:
         "an excuse?",
         "He hit me first, then I defended myself. Is that self-defense?",
         "Of the two creditors, I was paid last; can the other one still seize my house?",
+        "He attacked first: is that legal self-defense?",
+        "At long last the court ruled on my case; can I appeal?",
         "The original contract said nothing about interest; can the lender charge it now?",
         "My landlord wants the latest payment in cash, can he refuse a bank transfer?",
         "What happens first in an amparo: the suspension or the report?",

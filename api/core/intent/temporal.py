@@ -40,7 +40,8 @@ class _Rule:
     "Tercer Tribunal ... del Primer Circuito") when it is not at the start of a sentence and
     the next word is capitalized too. ``court_before``: the match counts only after a court
     in the same sentence ("¿qué dijo la Sala en la última sentencia...?", not "en la última
-    sentencia de mi juicio...").
+    sentencia de mi juicio..."). ``story_order``: veto an ordinal closing a clause of a story
+    (``_tells_order``).
     """
 
     kind: TemporalKind
@@ -51,6 +52,7 @@ class _Rule:
     need_next: frozenset[str] = frozenset()
     proper_name: bool = False
     court_before: bool = False  # a court must be named earlier in the sentence
+    story_order: bool = False  # closing a clause of a story is no date order (``_tells_order``)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -174,10 +176,6 @@ _EN_LATEST_STOP_NEXT = _words(
     "invoice, receipt, paycheck, salary, wage, wages, rent, contract, offer, letter, day, days,"
     "week, month, year"
 )
-# An English ordinal closing a clause (a period, comma, semicolon; not a question mark,
-# "which ruling came first?" asks, nor the end, where a typed query stops) is an adverb of the
-# asker's story.
-_NOT_CLAUSE_END = r"(?!\s*[.,;!])"
 _EN_LAST_STOP_NEXT = _EN_CASE_STEPS | _words(
     "paragraph, sentence, part, resort, name, word, but, time"
 )
@@ -231,12 +229,21 @@ def _rule(
     need_next: frozenset[str] = frozenset(),
     proper_name: bool = False,
     court_before: bool = False,
+    story_order: bool = False,
 ) -> _Rule:
     """A rule from a folded regex matched on word boundaries. Alternatives ('|') are tried
     in order, so a phrase goes before a word that begins it ("hoy en dia|hoy")."""
     pattern = compile_terms([terms])
     return _Rule(
-        kind, pattern, stop_next, stop_prev, need_prev, need_next, proper_name, court_before
+        kind,
+        pattern,
+        stop_next,
+        stop_prev,
+        need_prev,
+        need_next,
+        proper_name,
+        court_before,
+        story_order,
     )
 
 
@@ -288,11 +295,11 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         "earliest",
-        # not closing a clause: "he attacked the neighbour first." tells the story's order
-        rf"first{_NOT_CLAUSE_END}",
+        r"first",
         stop_next=_EN_FIRST_STOP_NEXT,
         stop_prev=_EN_OWN_CASE_PREV | _EN_FIRST_STEP_PREV,
         proper_name=True,
+        story_order=True,  # "he attacked the neighbour first." tells the story's order
     ),
     _rule("earliest", r"earliest|oldest"),
     _rule("earliest", _FIRST_TIME),
@@ -342,9 +349,10 @@ _TEMPORAL_RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         "latest",
-        rf"last{_NOT_CLAUSE_END}",  # "the one who paid last." is the story's order
+        r"last",
         stop_next=_EN_LAST_STOP_NEXT,
-        stop_prev=_words("at") | _EN_OWN_CASE_PREV,
+        stop_prev=_words("at, at long") | _EN_OWN_CASE_PREV,
+        story_order=True,  # "of the two creditors, I was paid last." is the story's order
     ),
     # current
     _rule(
@@ -411,6 +419,21 @@ def _is_proper_name(question: str, source: Sequence[int], m: Match) -> bool:
     return bool(after and after.group(0)[0].isupper())
 
 
+# An English ordinal closing a clause (before a period, comma, semicolon, colon, exclamation,
+# dash, bracket or quote; not a question mark, nor a typed query's end) tells the order of the
+# asker's story, unless the sentence asks for it ("which ruling came first, A or B?", "show
+# me the criterion the Court issued last.").
+_CLAUSE_END = re.compile(r"\s*(?:[.,;:!)\]\"”»…]|--?\s|—)")
+_ASKING = re.compile(r"\b(?:which|what|when|who|show me|give me|tell me|list|find)\b")
+
+
+def _tells_order(folded: str, m: Match) -> bool:
+    if not _CLAUSE_END.match(folded, m.end):
+        return False
+    sentence = re.split(r"[.?!¿¡;]", folded[max(0, m.start - 200) : m.start])[-1]
+    return not _ASKING.search(sentence)
+
+
 def _vetoed(rule: _Rule, question: str, source: Sequence[int], folded: str, m: Match) -> bool:
     nxt = _next_words(folded, m.end)
     prev = _prev_words(folded, m.start)
@@ -423,6 +446,8 @@ def _vetoed(rule: _Rule, question: str, source: Sequence[int], folded: str, m: M
     if rule.need_next and nxt[0] not in rule.need_next:
         return True
     if rule.court_before and not _court_before(folded, m.start):
+        return True
+    if rule.story_order and _tells_order(folded, m):
         return True
     if not rule.proper_name:
         return False

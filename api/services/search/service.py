@@ -184,7 +184,13 @@ class SearchService:
             kept = self.retrieval.sort_dated(kept, plan.ordering, date_field, listing)
         plain = on_the_page(plain, kept)
         confidence = None
-        if calibrated(plan) and not cited and reason is None and kept:
+        if (
+            calibrated(plan)
+            and not cited
+            and reason is None
+            and kept
+            and not kept[0].passage.generic
+        ):
             set_aside = {d.hit.registro for d in outcome.discarded}
             ranked = [h for h in hits if h.registro not in set_aside]  # the page and beyond
             confidence = answer_confidence(kept[0], ranked, self.floor_margin(plan, ranked))
