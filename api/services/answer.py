@@ -26,7 +26,7 @@ from api.core.citations import CitationCheck, PhantomFilter, check_citations, st
 from api.core.cited import partly_cited_note
 from api.core.confidence import Confidence
 from api.core.extractive import DateOrder, SentenceScorer, extractive_answer, transcription
-from api.core.prompt import build_context, build_messages, build_system_prompt
+from api.core.prompt import build_context, build_system_prompt, build_user_message
 from api.core.redact import redact
 from api.core.references import Reference
 from api.core.text import fold
@@ -173,7 +173,11 @@ class _Prepared:
         )
 
     def messages(self) -> list[dict[str, str]]:
-        return build_messages(self.question, self.refs, self.full_text, self.confidence)
+        """The system prompt built in ``of`` (not again), then the question and its context."""
+        return [
+            {"role": "system", "content": self.system_prompt},
+            {"role": "user", "content": build_user_message(self.question, self.refs)},
+        ]
 
     def fallback(self, error: str | None) -> Answer:
         """The extractive answer (a transcription for full-text requests)."""

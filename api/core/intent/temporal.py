@@ -399,10 +399,14 @@ def _prev_words(folded: str, start: int) -> tuple[str, str]:
     return one, f"{before.group(1)} {one}" if before.group(1) else one
 
 
+def _sentence_before(folded: str, start: int, reach: int) -> str:
+    """The words of the sentence that reaches ``start``, at most ``reach`` characters back."""
+    return re.split(r"[.?!¿¡;]", folded[max(0, start - reach) : start])[-1]
+
+
 def _court_before(folded: str, start: int) -> bool:
     """Whether a court is named earlier in the sentence that reaches ``start``."""
-    sentence = re.split(r"[.?!¿¡;]", folded[max(0, start - 120) : start])[-1]
-    return bool(_COURT_WORDS.search(sentence))
+    return bool(_COURT_WORDS.search(_sentence_before(folded, start, 120)))
 
 
 def _opens_sentence(question: str, start: int) -> bool:
@@ -430,8 +434,7 @@ _ASKING = re.compile(r"\b(?:which|what|when|who|show me|give me|tell me|list|fin
 def _tells_order(folded: str, m: Match) -> bool:
     if not _CLAUSE_END.match(folded, m.end):
         return False
-    sentence = re.split(r"[.?!¿¡;]", folded[max(0, m.start - 200) : m.start])[-1]
-    return not _ASKING.search(sentence)
+    return not _ASKING.search(_sentence_before(folded, m.start, 200))
 
 
 def _vetoed(rule: _Rule, question: str, source: Sequence[int], folded: str, m: Match) -> bool:

@@ -162,8 +162,7 @@ class Abstention:
             threshold=plan.threshold,
             nothing_under_filters=not pool and self.retrieval.leaves_nothing(filters),
         )
-        asked = set(analyze(plan.request.query))
-        floor = self.floor(plan.language, len(asked))
+        floor = self.question_floor(plan)
         best = signals.best_similarity
         below = best is not None and best < floor
         # "Is surrogacy legal in Mexico?" reached the English floor on "legal" and "Mexico"
@@ -174,6 +173,11 @@ class Abstention:
         if below and (titled or self._glossary_answers(plan) or self._topic_answers(plan, vector)):
             floor = 0.0  # its words are a title's, its legal terms in Spanish or its topic answer
         return abstain_reason(signals, floor)
+
+    def question_floor(self, plan: Plan) -> float:
+        """The floor ``plan``'s question must reach: its language's, for its count of content
+        words (``floor``)."""
+        return self.floor(plan.language, len(set(analyze(plan.request.query))))
 
     def _topic_answers(self, plan: Plan, vector: Vectors) -> bool:
         """Whether a date order's described topic answers: every term of it is named by some

@@ -29,7 +29,6 @@ from api.core.models import Candidate, Filters, Hit, Passage
 from api.core.scoring import score_candidates
 from api.core.search_result import SearchIntent, SearchResult
 from api.core.temporal import temporal_blend
-from api.core.text import analyze
 from api.core.topic import topic_words
 from api.core.validity import apply_validity, replacements_to_fetch
 from api.embeddings.base import Embedder, Vectors
@@ -229,8 +228,7 @@ class SearchService:
         (0.0)."""
         if plan.gate is None or not hits:
             return None
-        words = len(set(analyze(plan.request.query)))
-        floor = self.abstention.floor(plan.language, words)
+        floor = self.abstention.question_floor(plan)
         return max(h.score.similarity for h in hits) - floor if floor > 0.0 else None
 
     def as_lookup(
